@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+// swift-att: a Bluetooth Low Energy host stack in pure Swift for Linux.
+// One target per protocol layer; a layer imports only the layers below it.
+import PackageDescription
+
+let package = Package(
+    name: "swift-att",
+    products: [
+        .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
+        .library(name: "ATT", targets: ["ATT"]),
+        .executable(name: "swift-att", targets: ["swift-att"]),
+        .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
+    ],
+    targets: [
+        // Codec layers: the Swift standard library only.
+        .target(name: "BluetoothCore"),
+        .target(name: "ATT", dependencies: ["BluetoothCore"]),
+
+        // The command-line tool: the only place that formats for humans.
+        .executableTarget(
+            name: "swift-att",
+            dependencies: ["BluetoothCore", "ATT"]
+        ),
+
+        // Benchmarks: release-built executables that print tables.
+        .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
+        .executableTarget(
+            name: "ATTBenchmarks",
+            dependencies: ["BluetoothCore", "ATT", "AllocationCounter"],
+            path: "Benchmarks/ATTBenchmarks"
+        ),
+
+        .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
+        .testTarget(
+            name: "ATTTests",
+            dependencies: ["ATT", "BluetoothCore"],
+            resources: []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,43 @@
+import BluetoothCore
+
+/// ATT_SIGNED_WRITE_CMD: a write without response, authenticated by a signature made
+/// with the CSRK (Core 5.4 Vol 3 Part H §2.4.5). Core 5.4 Vol 3 Part F §3.4.5.4.
+public struct SignedWriteCommand: ATTPDUCodable {
+    public static let opcode = ATTOpcode.signedWriteCommand
+    public var handle: UInt16
+    public var value: ArraySlice<UInt8>
+    /// 12 octets: the 32-bit SignCounter followed by the 64-bit MAC.
+    public var authenticationSignature: ArraySlice<UInt8>
+
+    /// Fails unless `authenticationSignature` is 12 bytes.
+    public init(handle: UInt16, value: ArraySlice<UInt8>, authenticationSignature: ArraySlice<UInt8>) throws(ATTDecodingError) {
+        guard authenticationSignature.count == ATTLimits.signatureLength else {
+            throw .invalidSignatureLength(authenticationSignature.count)
+        }
+        self.handle = handle
+        self.value = value
+        self.authenticationSignature = authenticationSignature
+    }
+
+    /// The SignCounter, the first four octets of the signature.
+    public var signCounter: UInt32 { authenticationSignature.littleEndianUInt32(at: 0) }
+
+    @inlinable
+    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: 3 + ATTLimits.signatureLength)
+        let valueEnd = pdu.count - ATTLimits.signatureLength
+        handle = pdu.littleEndianUInt16(at: 1)
+        value = pdu.bytes(at: 3, count: valueEnd - 3)
+        authenticationSignature = pdu.bytes(from: valueEnd)
+        try ATTWire.checkValue(value, of: Self.opcode)
+    }
+
+    public var encodedLength: Int { 3 + value.count + ATTLimits.signatureLength }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(handle)
+        writer.write(value)
+        writer.write(authenticationSignature)
+    }
+}

@@ -1,0 +1,92 @@
+/// A 48-bit Bluetooth device address and whether it is public or random.
+///
+/// Core 5.4 Vol 6 Part B §1.3. The text form is most significant byte first
+/// (`AA:BB:CC:DD:EE:FF`), as every tool prints it; on the wire the six bytes go least
+/// significant first. The kind travels with the value because LE identifies a device
+/// by both: the same 48 bits as public and as random are two different devices.
+public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
+    /// Public (IEEE-assigned) or random (chosen by the device).
+    public enum Kind: UInt8, Hashable, Sendable {
+        case `public` = 0
+        case random = 1
+    }
+
+    /// What a random address is, read from its two most significant bits (Vol 6 Part B §1.3.2).
+    public enum RandomSubtype: Hashable, Sendable {
+        case `static`
+        case resolvablePrivate
+        case nonResolvablePrivate
+        /// The `0b10` prefix, which the spec reserves.
+        case reserved
+    }
+
+    /// The address as a 48-bit number; bits above 47 are always zero.
+    public let value: UInt64
+    public let kind: Kind
+
+    /// An address from its 48-bit value; higher bits are dropped.
+    public init(_ value: UInt64, kind: Kind = .public) {
+        self.value = value & 0xFFFF_FFFF_FFFF
+        self.kind = kind
+    }
+
+    /// Parses `AA:BB:CC:DD:EE:FF` (colons or dashes, either case); `nil` if malformed.
+    public init?(_ text: some StringProtocol, kind: Kind = .public) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        let groups = parts.count == 6 ? parts : text.split(separator: "-", omittingEmptySubsequences: false)
+        guard groups.count == 6 else { return nil }
+        var v: UInt64 = 0
+        for g in groups {
+            guard g.count == 2, let b = UInt8(g, radix: 16) else { return nil }
+            v = v << 8 | UInt64(b)
+        }
+        self.init(v, kind: kind)
+    }
+
+    /// An address from its six wire bytes, least significant first.
+    public init(littleEndianBytes bytes: ArraySlice<UInt8>, kind: Kind) {
+        precondition(bytes.count == 6, "a Bluetooth address is six bytes")
+        var v: UInt64 = 0
+        for b in bytes.reversed() { v = v << 8 | UInt64(b) }
+        self.init(v, kind: kind)
+    }
+
+    /// The six wire bytes, least significant first.
+    public var littleEndianBytes: [UInt8] {
+        (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+
+    /// For random addresses, which kind of random address this is; `nil` for public ones.
+    public var randomSubtype: RandomSubtype? {
+        guard kind == .random else { return nil }
+        switch value >> 46 {
+        case 0b11: return .static
+        case 0b01: return .resolvablePrivate
+        case 0b00: return .nonResolvablePrivate
+        default: return .reserved
+        }
+    }
+
+    /// `AA:BB:CC:DD:EE:FF`, most significant byte first, uppercase.
+    public var description: String {
+        let digits = Array("0123456789ABCDEF")
+        var s = ""
+        s.reserveCapacity(17)
+        for i in stride(from: 5, through: 0, by: -1) {
+            let b = Int((value >> (8 * UInt64(i))) & 0xFF)
+            s.append(digits[b >> 4])
+            s.append(digits[b & 0xF])
+            if i > 0 { s.append(":") }
+        }
+        return s
+    }
+}
+
+extension BluetoothAddress: ByteEncodable {
+    public var encodedLength: Int { 6 }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(UInt32(truncatingIfNeeded: value))
+        writer.write(UInt16(truncatingIfNeeded: value >> 32))
+    }
+}

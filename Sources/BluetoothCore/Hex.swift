@@ -1,0 +1,64 @@
+/// Hexadecimal text for bytes, as people and captures write them.
+///
+/// Accepts `0a0300`, `0A 03 00`, `0a:03:00` and a leading `0x`: the forms that
+/// btmon, Wireshark and nRF Connect print, so a user can paste any of them.
+public enum Hex {
+    /// Why a hex string did not decode, with the character position (0-based) at fault.
+    public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+        case invalidCharacter(Character, position: Int)
+        case oddNumberOfDigits(Int)
+
+        public var description: String {
+            switch self {
+            case let .invalidCharacter(c, position):
+                return "invalid hex character '\(c)' at position \(position)"
+            case let .oddNumberOfDigits(n):
+                return "odd number of hex digits (\(n)): each byte needs two"
+            }
+        }
+    }
+
+    /// The bytes spelled by `text`, ignoring spaces, colons, dashes and a leading `0x`.
+    public static func decode(_ text: String) throws(DecodingError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8? = nil
+        var digits = 0
+        var skipPrefix = text.hasPrefix("0x") || text.hasPrefix("0X")
+        for (position, c) in text.enumerated() {
+            if skipPrefix {
+                if position == 1 { skipPrefix = false }
+                continue
+            }
+            if c == " " || c == ":" || c == "-" || c == "\n" || c == "\t" { continue }
+            guard let v = c.hexDigitValue, c.isASCII else {
+                throw .invalidCharacter(c, position: position)
+            }
+            digits += 1
+            if let h = high {
+                bytes.append(h << 4 | UInt8(v))
+                high = nil
+            } else {
+                high = UInt8(v)
+            }
+        }
+        if high != nil { throw .oddNumberOfDigits(digits) }
+        return bytes
+    }
+
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Lowercase hex digits, two per byte, with `separator` between bytes.
+    public static func encode(_ bytes: some Collection<UInt8>, separator: String = "") -> String {
+        var out = ""
+        out.reserveCapacity(bytes.count * (2 + separator.utf8.count))
+        var first = true
+        for b in bytes {
+            if !first { out += separator }
+            first = false
+            out.unicodeScalars.append(Unicode.Scalar(digits[Int(b >> 4)]))
+            out.unicodeScalars.append(Unicode.Scalar(digits[Int(b & 0x0F)]))
+        }
+        return out
+    }
+}

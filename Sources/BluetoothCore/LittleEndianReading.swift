@@ -1,0 +1,54 @@
+/// Fixed-width little-endian reads from a byte slice.
+///
+/// Bluetooth puts every multi-octet field on the wire least significant octet first
+/// (Core 5.4 Vol 3 Part F §3.3, Vol 4 Part E §5.2). Codecs validate a PDU's length once,
+/// up front, and then read fields with these accessors; `offset` counts from the slice's
+/// first byte, not from its `startIndex`. A read past the end is a programmer error that
+/// the codec's length check has already excluded, and Swift's bounds check traps on it.
+extension ArraySlice<UInt8> {
+    /// The byte `offset` bytes from the start of the slice.
+    @inlinable
+    public func byte(at offset: Int) -> UInt8 {
+        self[startIndex &+ offset]
+    }
+
+    @inlinable
+    public func littleEndianUInt16(at offset: Int) -> UInt16 {
+        let i = startIndex &+ offset
+        return UInt16(self[i]) | UInt16(self[i &+ 1]) &<< 8
+    }
+
+    @inlinable
+    public func littleEndianUInt24(at offset: Int) -> UInt32 {
+        let i = startIndex &+ offset
+        return UInt32(self[i]) | UInt32(self[i &+ 1]) &<< 8 | UInt32(self[i &+ 2]) &<< 16
+    }
+
+    @inlinable
+    public func littleEndianUInt32(at offset: Int) -> UInt32 {
+        UInt32(littleEndianUInt16(at: offset)) | UInt32(littleEndianUInt16(at: offset &+ 2)) &<< 16
+    }
+
+    @inlinable
+    public func littleEndianUInt64(at offset: Int) -> UInt64 {
+        UInt64(littleEndianUInt32(at: offset)) | UInt64(littleEndianUInt32(at: offset &+ 4)) &<< 32
+    }
+
+    @inlinable
+    public func littleEndianUInt128(at offset: Int) -> UInt128 {
+        UInt128(littleEndianUInt64(at: offset)) | UInt128(littleEndianUInt64(at: offset &+ 8)) &<< 64
+    }
+
+    /// The `count` bytes starting `offset` bytes from the start: a view, not a copy.
+    @inlinable
+    public func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
+        let i = startIndex &+ offset
+        return self[i..<(i &+ count)]
+    }
+
+    /// Everything from `offset` bytes past the start to the end: a view, not a copy.
+    @inlinable
+    public func bytes(from offset: Int) -> ArraySlice<UInt8> {
+        self[(startIndex &+ offset)...]
+    }
+}
