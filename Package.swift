@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
         .library(name: "ATT", targets: ["ATT"]),
+        .library(name: "HCI", targets: ["HCI"]),
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
     ],
@@ -15,6 +16,10 @@ let package = Package(
         // Codec layers: the Swift standard library only.
         .target(name: "BluetoothCore"),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
+        .target(name: "HCI", dependencies: ["BluetoothCore"]),
+
+        // Protocol layers above the codecs.
+        .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
 
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
@@ -33,8 +38,11 @@ let package = Package(
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(
             name: "ATTTests",
-            dependencies: ["ATT", "BluetoothCore"],
-            resources: []
+            dependencies: ["ATT", "BluetoothCore"]
+        ),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: ["ATT", "HCI", "L2CAP"]
         ),
     ],
     swiftLanguageModes: [.v6]
