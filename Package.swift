@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
         .library(name: "ATT", targets: ["ATT"]),
+        .library(name: "ATTJSON", targets: ["ATTJSON"]),
         .library(name: "HCI", targets: ["HCI"]),
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
@@ -16,6 +17,8 @@ let package = Package(
         // Codec layers: the Swift standard library only.
         .target(name: "BluetoothCore"),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
+        // The JSON form of ATT PDUs (Fixtures/att/README.md): the standard library only.
+        .target(name: "ATTJSON", dependencies: ["ATT", "BluetoothCore"]),
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
 
         // Protocol layers above the codecs.
@@ -24,14 +27,17 @@ let package = Package(
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
             name: "swift-att",
-            dependencies: ["BluetoothCore", "ATT"]
+            dependencies: ["BluetoothCore", "ATT", "ATTJSON"]
         ),
 
         // Benchmarks: release-built executables that print tables.
-        .target(name: "AllocationCounter", path: "Benchmarks/AllocationCounter"),
+        .target(
+            name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport",
+            linkerSettings: [.linkedLibrary("m")]
+        ),
         .executableTarget(
             name: "ATTBenchmarks",
-            dependencies: ["BluetoothCore", "ATT", "AllocationCounter"],
+            dependencies: ["BluetoothCore", "ATT", "BenchmarkSupport"],
             path: "Benchmarks/ATTBenchmarks"
         ),
 
@@ -44,6 +50,9 @@ let package = Package(
             name: "CaptureTests",
             dependencies: ["ATT", "HCI", "L2CAP"]
         ),
+        .testTarget(name: "ATTJSONTests", dependencies: ["ATTJSON", "ATT", "BluetoothCore"]),
+        // Runs the built swift-att binary as a subprocess.
+        .testTarget(name: "CommandLineTests", dependencies: ["swift-att"]),
     ],
     swiftLanguageModes: [.v6]
 )

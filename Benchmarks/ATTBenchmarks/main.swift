@@ -1,1 +1,83 @@
-print("placeholder")
+import ATT
+import BenchmarkSupport
+
+// The ATT codec benchmark: decode and encode of a realistic PDU mix, against a baseline
+// measured in the same run (copying the PDU's bytes into a fresh array). Run with
+// `swift run -c release swift-att-benchmarks` (see README.md). Pass `--quick` for a
+// short smoke run.
+
+let quick = CommandLine.arguments.contains("--quick")
+let iterations = quick ? 20_000 : 400_000
+let batches = quick ? 3 : 11
+
+var table = Table([
+    "PDU", "bytes", "copy ns", "decode ns", "dec/copy", "encode ns", "enc/copy",
+    "encode+alloc ns", "decode PDUs/s", "decode MB/s", "allocs/decode", "allocs/encode",
+])
+var decodeRatios: [Double] = []
+var encodeRatios: [Double] = []
+var buffer = [UInt8](repeating: 0, count: 1024)
+
+for pduCase in PDUMix.cases {
+    let input = pduCase.bytes[...]
+    // Fail loudly if the mix is not valid: the benchmark would measure error paths.
+    let decoded: ATTPDU
+    do { decoded = try ATTPDU(parsing: input) } catch {
+        fatalError("benchmark mix '\(pduCase.name)' does not decode: \(error)")
+    }
+    precondition(decoded.encoded() == pduCase.bytes, "benchmark mix '\(pduCase.name)' does not round-trip")
+
+    let copy = Measurement.run(iterations: iterations, batches: batches) {
+        let fresh = [UInt8](unsafeUninitializedCapacity: input.count) { out, n in
+            input.withUnsafeBufferPointer { src in
+                out.baseAddress!.update(from: src.baseAddress!, count: src.count)
+            }
+            n = input.count
+        }
+        blackhole(fresh)
+    }
+    let decode = Measurement.run(iterations: iterations, batches: batches) {
+        let pdu = try? ATTPDU(parsing: input)
+        blackhole(pdu)
+    }
+    let encode = buffer.withUnsafeMutableBytes { out in
+        Measurement.run(iterations: iterations, batches: batches) {
+            let n = decoded.encode(into: out)
+            blackhole(n)
+        }
+    }
+    let encodeAllocating = Measurement.run(iterations: iterations, batches: batches) {
+        blackhole(decoded.encoded())
+    }
+
+    let decodeRatio = decode.nanosecondsPerOperation / copy.nanosecondsPerOperation
+    let encodeRatio = encode.nanosecondsPerOperation / copy.nanosecondsPerOperation
+    decodeRatios.append(decodeRatio)
+    encodeRatios.append(encodeRatio)
+    let perSecond = 1e9 / decode.nanosecondsPerOperation
+    table.add([
+        pduCase.name, String(pduCase.bytes.count),
+        format(copy.nanosecondsPerOperation), format(decode.nanosecondsPerOperation), format(decodeRatio, decimals: 2),
+        format(encode.nanosecondsPerOperation), format(encodeRatio, decimals: 2),
+        format(encodeAllocating.nanosecondsPerOperation),
+        formatRate(perSecond), format(perSecond * Double(pduCase.bytes.count) / 1e6, decimals: 0),
+        format(decode.allocationsPerOperation, decimals: 2), format(encode.allocationsPerOperation, decimals: 2),
+    ])
+}
+
+// The whole mix, decoded back to back: one figure for "a PDU of typical traffic".
+let mix = PDUMix.cases.map { $0.bytes }
+let mixDecode = Measurement.run(iterations: iterations / 8, batches: batches) {
+    for bytes in mix { blackhole(try? ATTPDU(parsing: bytes[...])) }
+}
+let mixBytes = mix.reduce(0) { $0 + $1.count }
+
+print("ATT codec benchmark — release build, median of \(batches) batches × \(iterations) operations")
+print("copy = the same bytes copied into a fresh [UInt8] (the baseline); encode = into a caller's buffer;")
+print("encode+alloc = into a fresh array of the computed length")
+print()
+print(table.render())
+print()
+let mixPerPDU = mixDecode.nanosecondsPerOperation / Double(mix.count)
+print("8-PDU mix decoded back to back: \(format(mixDecode.nanosecondsPerOperation)) ns per mix, \(format(mixPerPDU)) ns per PDU, \(formatRate(1e9 / mixPerPDU)) PDUs/s, \(format(1e9 / mixDecode.nanosecondsPerOperation * Double(mixBytes) / 1e6, decimals: 0)) MB/s, \(format(mixDecode.allocationsPerOperation, decimals: 2)) allocations per mix")
+print("worst decode/copy ratio \(format(decodeRatios.max() ?? 0, decimals: 2)), worst encode/copy ratio \(format(encodeRatios.max() ?? 0, decimals: 2)) (target ≤ 1.5)")

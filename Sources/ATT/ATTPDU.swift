@@ -40,7 +40,7 @@ public enum ATTPDU: Sendable, Hashable {
 
     /// Decodes one whole PDU, opcode first.
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         guard let first = pdu.first else { throw .empty }
         switch first {
         case ErrorResponse.opcode.rawValue: self = .errorResponse(try ErrorResponse(parsing: pdu))

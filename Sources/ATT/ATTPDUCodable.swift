@@ -11,7 +11,7 @@ public protocol ATTPDUCodable: ByteEncodable, Sendable, Hashable {
     /// The opcode this type parses and emits.
     static var opcode: ATTOpcode { get }
     /// Parses one whole PDU, opcode included.
-    init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError)
+    init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError)
 }
 
 extension ATTPDUCodable {

@@ -11,7 +11,7 @@ public protocol ATTOpcodeOnlyPDU: ATTPDUCodable {
 
 extension ATTOpcodeOnlyPDU {
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: 1)
         self.init()
     }
@@ -31,7 +31,7 @@ public protocol ATTHandlePDU: ATTPDUCodable {
 
 extension ATTHandlePDU {
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: 3)
         self.init(handle: pdu.littleEndianUInt16(at: 1))
     }
@@ -53,7 +53,7 @@ public protocol ATTValuePDU: ATTPDUCodable {
 
 extension ATTValuePDU {
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
         let value = pdu.bytes(from: 1)
         try ATTWire.checkValue(value, of: Self.opcode)
@@ -78,7 +78,7 @@ public protocol ATTHandleValuePDU: ATTPDUCodable {
 
 extension ATTHandleValuePDU {
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 3)
         let value = pdu.bytes(from: 3)
         try ATTWire.checkValue(value, of: Self.opcode)
@@ -105,7 +105,7 @@ public protocol ATTPreparedValuePDU: ATTPDUCodable {
 
 extension ATTPreparedValuePDU {
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 5)
         let part = pdu.bytes(from: 5)
         try ATTWire.checkValue(part, of: Self.opcode)
@@ -131,7 +131,7 @@ public protocol ATTHandleListPDU: ATTPDUCodable {
 
 extension ATTHandleListPDU {
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
         self.init(setOfHandles: try ATTHandleList.parse(pdu.bytes(from: 1), of: Self.opcode))
     }

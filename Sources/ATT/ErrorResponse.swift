@@ -16,7 +16,7 @@ public struct ErrorResponse: ATTPDUCodable {
     }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: 5)
         requestOpcode = ATTOpcode(pdu.byte(at: 1))
         handle = pdu.littleEndianUInt16(at: 2)

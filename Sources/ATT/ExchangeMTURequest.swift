@@ -10,7 +10,7 @@ public struct ExchangeMTURequest: ATTPDUCodable {
     public init(clientRxMTU: UInt16) { self.clientRxMTU = clientRxMTU }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: 3)
         clientRxMTU = pdu.littleEndianUInt16(at: 1)
     }

@@ -8,7 +8,7 @@ public struct ExchangeMTUResponse: ATTPDUCodable {
     public init(serverRxMTU: UInt16) { self.serverRxMTU = serverRxMTU }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: 3)
         serverRxMTU = pdu.littleEndianUInt16(at: 1)
     }

@@ -16,7 +16,7 @@ public struct ExecuteWriteRequest: ATTPDUCodable {
     public init(flags: Flags) { self.flags = flags }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: 2)
         let raw = pdu.byte(at: 1)
         guard let flags = Flags(rawValue: raw) else { throw .invalidExecuteWriteFlags(raw) }

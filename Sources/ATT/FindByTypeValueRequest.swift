@@ -18,7 +18,7 @@ public struct FindByTypeValueRequest: ATTPDUCodable {
     }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 7)
         startingHandle = pdu.littleEndianUInt16(at: 1)
         endingHandle = pdu.littleEndianUInt16(at: 3)

@@ -22,25 +22,31 @@ public struct FindByTypeValueResponse: ATTPDUCodable {
         }
     }
 
-    public let handlesInformationList: ATTEntryList<HandlesInformation>
+    /// The list's bytes, stored plainly so a decoded `ATTPDU` needs no generic metadata.
+    public let handlesInformationBytes: ArraySlice<UInt8>
+
+    /// The found ranges, decoded on access.
+    public var handlesInformationList: ATTEntryList<HandlesInformation> {
+        ATTEntryList(unchecked: handlesInformationBytes, entryLength: 4)
+    }
 
     public init(_ entries: [HandlesInformation]) throws(ATTDecodingError) {
-        handlesInformationList = try .build(entries, of: Self.opcode, entryLength: { _ in 4 }) { e, out in
+        handlesInformationBytes = try ATTEntryList<HandlesInformation>.build(entries, of: Self.opcode, entryLength: { _ in 4 }) { e, out in
             out.append(littleEndian: e.foundAttributeHandle)
             out.append(littleEndian: e.groupEndHandle)
-        }
+        }.bytes
     }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
-        handlesInformationList = try .parse(pdu.bytes(from: 1), entryLength: 4, of: Self.opcode)
+        handlesInformationBytes = try ATTEntryList<HandlesInformation>.parse(pdu.bytes(from: 1), entryLength: 4, of: Self.opcode).bytes
     }
 
-    public var encodedLength: Int { 1 + handlesInformationList.bytes.count }
+    public var encodedLength: Int { 1 + handlesInformationBytes.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
-        writer.write(handlesInformationList.bytes)
+        writer.write(handlesInformationBytes)
     }
 }

@@ -34,7 +34,14 @@ public struct FindInformationResponse: ATTPDUCodable {
     }
 
     public let format: Format
-    public let informationData: ATTEntryList<Information>
+    /// The pairs' bytes. Stored as plain bytes, not as the generic list, so a decoded
+    /// `ATTPDU` needs no generic metadata at run time (copying or destroying one stays cheap).
+    public let informationDataBytes: ArraySlice<UInt8>
+
+    /// The handle–UUID pairs, decoded on access.
+    public var informationData: ATTEntryList<Information> {
+        ATTEntryList(unchecked: informationDataBytes, entryLength: format.entryLength)
+    }
 
     /// A response from pairs whose UUIDs all have the same width (16 or 128 bits).
     public init(_ entries: [Information]) throws(ATTDecodingError) {
@@ -43,26 +50,26 @@ public struct FindInformationResponse: ATTPDUCodable {
                 : .invalidUUIDLength(Self.opcode, byteCount: 4)
         }
         format = first == .bits16 ? .uuid16 : .uuid128
-        informationData = try .build(entries, of: Self.opcode, entryLength: { 2 + $0.uuid.encodedLength }) { e, out in
+        informationDataBytes = try ATTEntryList<Information>.build(entries, of: Self.opcode, entryLength: { 2 + $0.uuid.encodedLength }) { e, out in
             out.append(littleEndian: e.handle)
             out.append(contentsOf: e.uuid.encoded())
-        }
+        }.bytes
     }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 2)
         let raw = pdu.byte(at: 1)
         guard let format = Format(rawValue: raw) else { throw .invalidFormat(raw) }
         self.format = format
-        informationData = try .parse(pdu.bytes(from: 2), entryLength: format.entryLength, of: Self.opcode)
+        informationDataBytes = try ATTEntryList<Information>.parse(pdu.bytes(from: 2), entryLength: format.entryLength, of: Self.opcode).bytes
     }
 
-    public var encodedLength: Int { 2 + informationData.bytes.count }
+    public var encodedLength: Int { 2 + informationDataBytes.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
         writer.write(format.rawValue)
-        writer.write(informationData.bytes)
+        writer.write(informationDataBytes)
     }
 }

@@ -12,7 +12,7 @@ public struct ReadBlobRequest: ATTPDUCodable {
     }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: 5)
         handle = pdu.littleEndianUInt16(at: 1)
         valueOffset = pdu.littleEndianUInt16(at: 3)

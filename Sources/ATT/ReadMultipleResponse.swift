@@ -10,7 +10,7 @@ public struct ReadMultipleResponse: ATTPDUCodable {
     public init(setOfValues: ArraySlice<UInt8>) { self.setOfValues = setOfValues }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
         setOfValues = pdu.bytes(from: 1)
     }

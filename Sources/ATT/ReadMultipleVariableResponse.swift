@@ -11,7 +11,7 @@ public struct ReadMultipleVariableResponse: ATTPDUCodable {
     }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
         lengthValueTupleList = try .parse(
             pdu.bytes(from: 1), of: Self.opcode, hasHandles: false,

@@ -23,7 +23,7 @@ public struct SignedWriteCommand: ATTPDUCodable {
     public var signCounter: UInt32 { authenticationSignature.littleEndianUInt32(at: 0) }
 
     @inlinable
-    public init(parsing pdu: ArraySlice<UInt8>) throws(ATTDecodingError) {
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 3 + ATTLimits.signatureLength)
         let valueEnd = pdu.count - ATTLimits.signatureLength
         handle = pdu.littleEndianUInt16(at: 1)

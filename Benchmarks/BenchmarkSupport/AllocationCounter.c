@@ -1,6 +1,6 @@
 // Interposes the C allocator to count allocations per thread. glibc exports its real
 // implementation under __libc_* names, which avoids dlsym (itself an allocator user).
-#include "AllocationCounter.h"
+#include "BenchmarkSupport.h"
 #include <errno.h>
 #include <stddef.h>
 

@@ -1,0 +1,3 @@
+#include "BenchmarkSupport.h"
+
+void benchmark_blackhole(const void *p) { (void)p; }
