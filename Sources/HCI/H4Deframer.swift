@@ -1,0 +1,64 @@
+/// Splits a UART (H4) byte stream into HCI packets. Core 5.4 Vol 4 Part A §2.
+///
+/// TCP and serial transports deliver bytes in arbitrary chunks; each packet is an
+/// indicator octet, a type-specific header holding the length, and that many octets.
+/// There is no way to resynchronise after a bad indicator, so one is a fatal typed
+/// error for the stream. Memory is bounded by the largest packet a header can announce
+/// (ACL: 4 + 65535 octets).
+public struct H4Deframer: Sendable {
+    /// One complete packet: its type and its bytes after the indicator.
+    public struct Packet: Sendable, Hashable {
+        public var type: HCIPacketType
+        public var bytes: [UInt8]
+    }
+
+    var buffer: [UInt8] = []
+    var start = 0
+
+    public init() {}
+
+    /// Bytes received but not yet part of a complete packet.
+    public var pendingByteCount: Int { buffer.count - start }
+
+    /// Appends received bytes.
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        if start > 0, start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 4096, start * 2 > buffer.count {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete packet, `nil` if more bytes are needed, or a typed error for a
+    /// stream that cannot be framed.
+    public mutating func next() throws(HCIDecodingError) -> Packet? {
+        let available = buffer.count - start
+        guard available > 0 else { return nil }
+        let indicator = buffer[start]
+        guard let type = HCIPacketType(rawValue: indicator) else { throw .unknownPacketType(indicator) }
+        let headerLength: Int
+        switch type {
+        case .command: headerLength = 3
+        case .aclData, .isoData: headerLength = 4
+        case .synchronousData: headerLength = 3
+        case .event: headerLength = 2
+        }
+        guard available >= 1 + headerLength else { return nil }
+        let h = start + 1
+        let payloadLength: Int
+        switch type {
+        case .command, .synchronousData: payloadLength = Int(buffer[h + 2])
+        case .event: payloadLength = Int(buffer[h + 1])
+        case .aclData: payloadLength = Int(buffer[h + 2]) | Int(buffer[h + 3]) << 8
+        case .isoData: payloadLength = (Int(buffer[h + 2]) | Int(buffer[h + 3]) << 8) & 0x3FFF
+        }
+        let total = 1 + headerLength + payloadLength
+        guard available >= total else { return nil }
+        let bytes = Array(buffer[h..<(start + total)])
+        start += total
+        return Packet(type: type, bytes: bytes)
+    }
+}
