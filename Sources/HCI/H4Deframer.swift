@@ -4,14 +4,10 @@
 /// indicator octet, a type-specific header holding the length, and that many octets.
 /// There is no way to resynchronise after a bad indicator, so one is a fatal typed
 /// error for the stream. Memory is bounded by the largest packet a header can announce
-/// (ACL: 4 + 65535 octets).
+/// (ACL: 4 + 65535 octets). Packets are views into the deframer's buffer: a packet
+/// handled before the next `append` costs no copy (one kept longer makes that `append`
+/// copy the buffer, which is safe).
 public struct H4Deframer: Sendable {
-    /// One complete packet: its type and its bytes after the indicator.
-    public struct Packet: Sendable, Hashable {
-        public var type: HCIPacketType
-        public var bytes: [UInt8]
-    }
-
     var buffer: [UInt8] = []
     var start = 0
 
@@ -34,7 +30,7 @@ public struct H4Deframer: Sendable {
 
     /// The next complete packet, `nil` if more bytes are needed, or a typed error for a
     /// stream that cannot be framed.
-    public mutating func next() throws(HCIDecodingError) -> Packet? {
+    public mutating func next() throws(HCIDecodingError) -> HCIPacket? {
         let available = buffer.count - start
         guard available > 0 else { return nil }
         let indicator = buffer[start]
@@ -57,8 +53,8 @@ public struct H4Deframer: Sendable {
         }
         let total = 1 + headerLength + payloadLength
         guard available >= total else { return nil }
-        let bytes = Array(buffer[h..<(start + total)])
+        let bytes = buffer[h..<(start + total)]
         start += total
-        return Packet(type: type, bytes: bytes)
+        return HCIPacket(type: type, bytes: bytes)
     }
 }

@@ -1,0 +1,44 @@
+import HCI
+
+/// A byte pipe to a controller that carries whole HCI packets both ways.
+///
+/// One event loop owns a transport: it polls `fileDescriptor` for readability, then calls
+/// `receive` to take the packets that arrived; `send` writes one packet completely.
+/// Implementations never sleep or busy-poll: waits block in `poll(2)` with a timeout.
+public protocol HCITransport: AnyObject {
+    /// The name the user gave (`hci0`, `tcp:127.0.0.1:9000`), for messages.
+    var name: String { get }
+    /// The descriptor an event loop polls for input.
+    var fileDescriptor: Int32 { get }
+    /// Reads what is available without blocking and hands each complete packet to
+    /// `handler`; a packet's bytes are valid views for as long as the handler keeps them.
+    /// Throws `.closed` when the controller side has gone.
+    func receive(_ handler: (HCIPacket) -> Void) throws(TransportError)
+    /// Writes one packet completely (waiting for writability up to the transport's
+    /// write timeout).
+    func send(_ packet: HCIPacket) throws(TransportError)
+    /// Releases the descriptor; further use throws `.closed`.
+    func close()
+}
+
+extension HCITransport {
+    /// Blocks up to `timeout` (or indefinitely with `nil`) for at least one packet, and
+    /// returns what arrived: empty when the time passed with nothing complete.
+    public func receive(timeout: Duration?) throws(TransportError) -> [HCIPacket] {
+        var packets: [HCIPacket] = []
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        repeat {
+            let remaining = deadline.map { max(.zero, $0 - ContinuousClock.now) }
+            guard try FileDescriptor.waitReadable(fileDescriptor, timeout: remaining, context: name) else {
+                return packets
+            }
+            try receive { packets.append($0) }
+        } while packets.isEmpty && (deadline.map { ContinuousClock.now < $0 } ?? true)
+        return packets
+    }
+
+    /// Sends a command packet.
+    public func send(_ command: HCICommandPacket) throws(TransportError) {
+        try send(HCIPacket(type: .command, bytes: command.encoded()[...]))
+    }
+}

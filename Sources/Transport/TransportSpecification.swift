@@ -1,0 +1,65 @@
+/// Which transport to open, parsed from the one string a user passes with `--transport`:
+/// `hci0`, `serial:/dev/ttyUSB0[@1000000][,rtscts]`, `tcp:HOST:PORT`, `tcp-server:HOST:PORT`.
+public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible {
+    case hciSocket(name: String)
+    case serial(path: String, baudRate: Int, hardwareFlowControl: Bool)
+    case tcpClient(host: String, port: UInt16)
+    case tcpServer(host: String, port: UInt16)
+
+    /// The default UART speed of most H4 controllers' firmware.
+    public static let defaultBaudRate = 115_200
+
+    public init(parsing text: String) throws(TransportError) {
+        if HCISocketTransport.index(of: text) != nil {
+            self = .hciSocket(name: text)
+        } else if text.hasPrefix("serial:") {
+            var rest = Substring(text.dropFirst("serial:".count))
+            var flow = false
+            if rest.hasSuffix(",rtscts") { flow = true; rest = rest.dropLast(",rtscts".count) }
+            var baud = Self.defaultBaudRate
+            if let at = rest.lastIndex(of: "@") {
+                guard let b = Int(rest[rest.index(after: at)...]), b > 0 else {
+                    throw .invalidSpecification(text, reason: "baud rate after '@' must be a number")
+                }
+                baud = b
+                rest = rest[..<at]
+            }
+            guard rest.hasPrefix("/") else { throw .invalidSpecification(text, reason: "serial needs a device path such as /dev/ttyUSB0") }
+            self = .serial(path: String(rest), baudRate: baud, hardwareFlowControl: flow)
+        } else if text.hasPrefix("tcp:") || text.hasPrefix("tcp-server:") {
+            let server = text.hasPrefix("tcp-server:")
+            let rest = text.dropFirst(server ? "tcp-server:".count : "tcp:".count)
+            guard let colon = rest.lastIndex(of: ":"), let port = UInt16(rest[rest.index(after: colon)...]), port > 0 else {
+                throw .invalidSpecification(text, reason: "expected HOST:PORT with a port from 1 to 65535")
+            }
+            var host = String(rest[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty else { throw .invalidSpecification(text, reason: "missing host") }
+            self = server ? .tcpServer(host: host, port: port) : .tcpClient(host: host, port: port)
+        } else if text.hasPrefix("hci") {
+            throw .invalidSpecification(text, reason: "an adapter is named hci followed by its index, e.g. hci0")
+        } else {
+            throw .invalidSpecification(text, reason: "unknown transport")
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .hciSocket(name): return name
+        case let .serial(path, baud, flow): return "serial:\(path)@\(baud)" + (flow ? ",rtscts" : "")
+        case let .tcpClient(host, port): return "tcp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        case let .tcpServer(host, port): return "tcp-server:\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        }
+    }
+
+    /// Opens the transport. A TCP server waits up to `acceptTimeout` for its client.
+    public func open(acceptTimeout: Duration? = nil) throws(TransportError) -> any HCITransport {
+        switch self {
+        case let .hciSocket(name): return try HCISocketTransport(name: name)
+        case let .serial(path, baud, flow):
+            return try SerialTransport.open(path: path, baudRate: baud, hardwareFlowControl: flow, name: description)
+        case let .tcpClient(host, port): return try TCPTransport.connect(host: host, port: port, name: description)
+        case let .tcpServer(host, port): return try TCPTransport.accept(host: host, port: port, name: description, timeout: acceptTimeout)
+        }
+    }
+}
