@@ -118,6 +118,12 @@ public enum BTSnoop {
             bytes.append(bigEndian: BTSnoop.datalinkH4)
         }
 
+        /// Forgets everything built so far (a file writer calls this once the bytes are
+        /// on disk); later records append from empty.
+        public mutating func discardWritten() {
+            bytes.removeAll(keepingCapacity: true)
+        }
+
         /// Adds one packet (without its indicator) with a Unix-epoch timestamp in µs.
         public mutating func append(_ type: HCIPacketType, _ packet: ArraySlice<UInt8>, direction: Direction, timestamp: Int64) {
             let length = UInt32(packet.count + 1)

@@ -1,0 +1,120 @@
+/// Command flow control and matching: which commands may be sent now, which event
+/// answers which command, and which commands have waited too long.
+///
+/// Core 5.4 Vol 4 Part E §4.4: the controller grants Num_HCI_Command_Packets credits in
+/// every Command Complete and Command Status; the host sends only while it holds one.
+/// A controller that never answers a command (BENCH.md quirk 1; real ones do it too)
+/// would keep that credit forever, so every command has a deadline: when it passes the
+/// command fails with a timeout naming it and one credit is restored. A late answer to a
+/// timed-out command is absorbed rather than matched to the next command with the same
+/// opcode. Pure state: the caller supplies the clock and sends what this returns.
+public struct HCICommandFlow<Token: Sendable>: Sendable {
+    /// What happened to a submitted command.
+    public enum Outcome: Sendable {
+        case complete(Token, CommandComplete)
+        case status(Token, CommandStatus)
+        case timedOut(Token, HCIOpcode)
+    }
+
+    struct Waiting: Sendable {
+        var token: Token
+        var packet: HCICommandPacket
+        var timeout: Duration
+    }
+
+    struct InFlight: Sendable {
+        var token: Token
+        var opcode: HCIOpcode
+        var deadline: ContinuousClock.Instant
+    }
+
+    /// Commands the controller will accept now.
+    public private(set) var credits: Int
+    var waiting: [Waiting] = []
+    var waitingStart = 0
+    var inFlight: [InFlight] = []
+    var abandoned: [HCIOpcode: Int] = [:]
+
+    public init(initialCredits: Int = 1) {
+        credits = initialCredits
+    }
+
+    /// Commands submitted but not yet sent for lack of credit.
+    public var waitingCount: Int { waiting.count - waitingStart }
+    /// Commands sent and not yet answered.
+    public var inFlightCount: Int { inFlight.count }
+
+    /// The earliest deadline of a command in flight: when to call `expire` next.
+    public var nextDeadline: ContinuousClock.Instant? { inFlight.map(\.deadline).min() }
+
+    /// Queues a command; returns the packets to send now (this one, if a credit is free).
+    public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration, now: ContinuousClock.Instant) -> [HCICommandPacket] {
+        waiting.append(Waiting(token: token, packet: packet, timeout: timeout))
+        return release(now: now)
+    }
+
+    /// Handles an event; returns the outcomes it settles and the packets to send now.
+    public mutating func receive(_ event: HCIEvent, now: ContinuousClock.Instant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
+        var outcomes: [Outcome] = []
+        switch event {
+        case let .commandComplete(complete):
+            credits = Int(complete.numHCICommandPackets)
+            if let token = settle(complete.commandOpcode) { outcomes.append(.complete(token, complete)) }
+        case let .commandStatus(status):
+            credits = Int(status.numHCICommandPackets)
+            if let token = settle(status.commandOpcode) { outcomes.append(.status(token, status)) }
+        default:
+            return ([], [])
+        }
+        return (outcomes, release(now: now))
+    }
+
+    /// Fails every command whose deadline has passed, restoring its credit.
+    public mutating func expire(now: ContinuousClock.Instant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
+        var outcomes: [Outcome] = []
+        inFlight.removeAll { entry in
+            guard entry.deadline <= now else { return false }
+            outcomes.append(.timedOut(entry.token, entry.opcode))
+            abandoned[entry.opcode, default: 0] += 1
+            credits = max(credits, 0) + 1
+            return true
+        }
+        return (outcomes, outcomes.isEmpty ? [] : release(now: now))
+    }
+
+    /// Fails everything (the transport closed): returns every token still pending.
+    public mutating func cancelAll() -> [Token] {
+        let tokens = inFlight.map(\.token) + waiting[waitingStart...].map(\.token)
+        inFlight.removeAll()
+        waiting.removeAll()
+        waitingStart = 0
+        return tokens
+    }
+
+    /// The oldest command in flight with this opcode (FIFO), unless an abandoned one of
+    /// the same opcode is still owed an answer: that answer is consumed here.
+    private mutating func settle(_ opcode: HCIOpcode) -> Token? {
+        if let owed = abandoned[opcode], owed > 0 {
+            abandoned[opcode] = owed == 1 ? nil : owed - 1
+            return nil
+        }
+        guard let i = inFlight.firstIndex(where: { $0.opcode == opcode }) else { return nil }
+        return inFlight.remove(at: i).token
+    }
+
+    private mutating func release(now: ContinuousClock.Instant) -> [HCICommandPacket] {
+        var send: [HCICommandPacket] = []
+        while credits > 0, waitingStart < waiting.count {
+            let next = waiting[waitingStart]
+            waitingStart += 1
+            credits -= 1
+            inFlight.append(InFlight(token: next.token, opcode: next.packet.opcode, deadline: now + next.timeout))
+            send.append(next.packet)
+        }
+        if waitingStart == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingStart = 0
+        }
+        return send
+    }
+}

@@ -1,0 +1,175 @@
+import HCI
+import L2CAP
+import Transport
+
+/// A command's answer as it leaves the loop.
+enum CommandAnswer: Sendable {
+    case complete(CommandComplete)
+    case status(CommandStatus)
+}
+
+/// The loop-confined state of one controller: command flow, ACL flow, L2CAP
+/// recombination and the listeners for events. Only the `HostLoop` thread touches it.
+final class ControllerCore {
+    typealias CommandCallback = @Sendable (Result<CommandAnswer, HCIError>) -> Void
+
+    let transport: any HCITransport
+    private(set) var isRunning = true
+    /// Why the loop is stopping, once it is.
+    private(set) var stopReason: HCIError?
+
+    var commands = HCICommandFlow<CommandCallback>()
+    var acl: ACLFlow?
+    var recombiner = L2CAPRecombiner()
+    private var eventListeners: [Int: AsyncStream<HCIEvent>.Continuation] = [:]
+    private var nextListener = 0
+    /// Receives every complete inbound L2CAP frame (set by the layers above).
+    var frameHandler: ((L2CAPFrame) -> Void)?
+    /// Receives every inbound and outbound packet (btsnoop capture).
+    var packetObserver: ((HCIPacket, _ outbound: Bool) -> Void)?
+    /// Reasons inbound ACL was dropped, most recent last (bounded), for diagnostics.
+    private(set) var droppedFrames: [L2CAPRecombiner.DropReason] = []
+
+    init(transport: any HCITransport) {
+        self.transport = transport
+    }
+
+    var nextDeadline: ContinuousClock.Instant? { commands.nextDeadline }
+
+    // MARK: Commands
+
+    func sendCommand(_ packet: HCICommandPacket, timeout: Duration, callback: @escaping CommandCallback) {
+        guard isRunning else { return callback(.failure(stopReason ?? .closed)) }
+        write(commands.submit(packet, token: callback, timeout: timeout, now: .now))
+    }
+
+    func expire(now: ContinuousClock.Instant) {
+        let (outcomes, send) = commands.expire(now: now)
+        deliver(outcomes)
+        write(send)
+    }
+
+    private func deliver(_ outcomes: [HCICommandFlow<CommandCallback>.Outcome]) {
+        for outcome in outcomes {
+            switch outcome {
+            case let .complete(callback, complete): callback(.success(.complete(complete)))
+            case let .status(callback, status): callback(.success(.status(status)))
+            case let .timedOut(callback, opcode): callback(.failure(.commandTimedOut(opcode, .zero)))
+            }
+        }
+    }
+
+    private func write(_ packets: [HCICommandPacket]) {
+        for packet in packets { send(HCIPacket(type: .command, bytes: packet.encoded()[...])) }
+    }
+
+    // MARK: Events
+
+    func addEventListener(_ continuation: AsyncStream<HCIEvent>.Continuation) -> Int {
+        let id = nextListener
+        nextListener += 1
+        eventListeners[id] = continuation
+        return id
+    }
+
+    func removeEventListener(_ id: Int) {
+        eventListeners[id] = nil
+    }
+
+    // MARK: ACL
+
+    /// Starts ACL flow control once the controller's buffer sizes are known.
+    func configureACL(bufferCount: Int, bufferLength: Int) {
+        acl = ACLFlow(bufferCount: bufferCount, bufferLength: bufferLength)
+    }
+
+    /// Sends an L2CAP frame on a connection, fragmented to the controller's buffers.
+    func sendFrame(channel: UInt16, payload: some Collection<UInt8>, handle: UInt16) {
+        guard var flow = acl else { return }
+        flow.enqueue(L2CAPFragmenter.fragments(channel: channel, payload: payload, handle: handle, bufferLength: flow.bufferLength), on: handle)
+        for packet in flow.dequeue() { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+        acl = flow
+    }
+
+    // MARK: Input
+
+    func readTransport() {
+        do throws(TransportError) {
+            try transport.receive { packet in handle(packet) }
+        } catch {
+            fail(.transport(error))
+        }
+    }
+
+    func handle(_ packet: HCIPacket) {
+        packetObserver?(packet, false)
+        switch packet.type {
+        case .event: handleEvent(packet)
+        case .aclData: handleACL(packet)
+        default: break
+        }
+    }
+
+    private func handleEvent(_ packet: HCIPacket) {
+        // Events leave the loop: decode from a compact copy so no listener pins the
+        // transport's receive buffer.
+        let event: HCIEvent
+        do throws(HCIDecodingError) {
+            event = try HCIEvent(parsing: Array(packet.bytes)[...])
+        } catch {
+            return  // A malformed event is dropped; nothing can be matched to it.
+        }
+        switch event {
+        case .commandComplete, .commandStatus:
+            let (outcomes, send) = commands.receive(event, now: .now)
+            deliver(outcomes)
+            write(send)
+        default:
+            observe(event)
+            for listener in eventListeners.values { listener.yield(event) }
+        }
+    }
+
+    /// Keeps ACL flow control current from the events that affect it.
+    private func observe(_ event: HCIEvent) {
+    }
+
+    private func handleACL(_ packet: HCIPacket) {
+        guard let acl = try? ACLDataPacket(parsing: packet.bytes) else { return }
+        let outcome = recombiner.push(acl)
+        if let dropped = outcome.dropped {
+            droppedFrames.append(dropped)
+            if droppedFrames.count > 64 { droppedFrames.removeFirst() }
+        }
+        if let frame = outcome.frame { frameHandler?(frame) }
+    }
+
+    // MARK: Output and shutdown
+
+    private func send(_ packet: HCIPacket) {
+        packetObserver?(packet, true)
+        do throws(TransportError) {
+            try transport.send(packet)
+        } catch {
+            fail(.transport(error))
+        }
+    }
+
+    /// Stops the loop with `reason`; pending work fails with it in `shutdown`.
+    func fail(_ reason: HCIError) {
+        guard isRunning else { return }
+        isRunning = false
+        stopReason = reason
+    }
+
+    /// Ends the loop: fails every pending command, finishes every listener, closes the
+    /// transport.
+    func shutdown(_ reason: HCIError) {
+        isRunning = false
+        stopReason = stopReason ?? reason
+        for callback in commands.cancelAll() { callback(.failure(reason)) }
+        for listener in eventListeners.values { listener.finish() }
+        eventListeners.removeAll()
+        transport.close()
+    }
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import Transport
+
+/// One host's event loop: a dedicated thread that blocks in `poll(2)` on the transport
+/// and a wake-up descriptor, runs the jobs other threads submit, and fires deadlines.
+///
+/// All protocol state lives in a `ControllerCore` that only this thread touches; other
+/// threads reach it by `submit`ting a job. That is how the public API stays `Sendable`
+/// without locks around protocol state.
+final class HostLoop: Sendable {
+    typealias Job = @Sendable (ControllerCore) -> Void
+    typealias Refusal = @Sendable (HCIError) -> Void
+
+    private struct Queue {
+        var jobs: [(run: Job, refuse: Refusal)] = []
+        /// Set once the loop has stopped: why, so late jobs fail with the same reason.
+        var stopReason: HCIError?
+    }
+
+    private let queue = Mutex(Queue())
+    private let wake = WakeSignal()
+
+    private init() {}
+
+    /// Opens `specification` on a new loop thread; returns once the transport is open.
+    /// With `capturePath`, every packet is also written to that btsnoop file.
+    static func start(_ specification: TransportSpecification, capturePath: String?) async throws(HCIError) -> HostLoop {
+        let loop = HostLoop()
+        let opened: Result<Void, HCIError> = await withCheckedContinuation { continuation in
+            LoopThread.start {
+                let transport: any HCITransport
+                let capture: BTSnoopFileWriter?
+                do throws(TransportError) {
+                    capture = try capturePath.map { path throws(TransportError) in try BTSnoopFileWriter(path: path) }
+                    transport = try specification.open(acceptTimeout: .seconds(30))
+                } catch {
+                    continuation.resume(returning: .failure(.transport(error)))
+                    return
+                }
+                let core = ControllerCore(transport: transport)
+                if let capture {
+                    core.packetObserver = { packet, outbound in capture.record(packet, outbound: outbound) }
+                }
+                continuation.resume(returning: .success(()))
+                loop.run(core)
+            }
+        }
+        try opened.get()
+        return loop
+    }
+
+    /// Runs `job` on the loop thread; once the loop has stopped, calls `refuse` instead
+    /// (on the caller's thread) with the reason it stopped.
+    func submit(_ job: @escaping Job, refuse: @escaping Refusal) {
+        let stopReason = queue.withLock { q -> HCIError? in
+            if let reason = q.stopReason { return reason }
+            q.jobs.append((job, refuse))
+            return nil
+        }
+        if let stopReason { refuse(stopReason) } else { wake.signal() }
+    }
+
+    private func run(_ core: ControllerCore) {
+        var fds = [
+            pollfd(fd: core.transport.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        while core.isRunning {
+            let timeout: Int32
+            if let deadline = core.nextDeadline {
+                let remaining = deadline - ContinuousClock.now
+                timeout = remaining <= .zero ? 0 : Self.milliseconds(remaining)
+            } else {
+                timeout = -1
+            }
+            let n = poll(&fds, 2, timeout)
+            if n < 0 && errno != EINTR {
+                core.fail(.transport(.systemCall("poll", .current, context: core.transport.name)))
+                break
+            }
+            if fds[1].revents != 0 {
+                wake.drain()
+                let ready = queue.withLock { q in
+                    defer { q.jobs.removeAll(keepingCapacity: true) }
+                    return q.jobs
+                }
+                for job in ready { job.run(core) }
+            }
+            if fds[0].revents != 0 && core.isRunning {
+                core.readTransport()
+            }
+            core.expire(now: .now)
+        }
+        let reason = core.stopReason ?? .closed
+        let leftovers = queue.withLock { q in
+            q.stopReason = reason
+            defer { q.jobs.removeAll() }
+            return q.jobs
+        }
+        core.shutdown(reason)
+        for job in leftovers { job.refuse(reason) }
+    }
+
+    static func milliseconds(_ d: Duration) -> Int32 {
+        let c = d.components
+        let ms = c.seconds * 1000 + (c.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(1, ms))
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bumble's virtual controllers, linked on one virtual radio, started for one test and
+/// stopped by it (Tests/bench/controllers.py). A fresh process per test: Bumble's
+/// controllers keep their state across HCI Reset and across TCP clients (BENCH.md).
+final class BumbleBench {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let benchDirectory = repositoryRoot.appendingPathComponent("Tests/bench")
+    static var python: URL { benchDirectory.appendingPathComponent(".venv/bin/python") }
+
+    let process: Process
+    let stdin: Pipe
+    /// The controllers' TCP ports, in order.
+    let ports: [UInt16]
+    /// `--transport` strings for each controller.
+    var transports: [String] { ports.map { "tcp:127.0.0.1:\($0)" } }
+    let logURL: URL
+
+    enum Failure: Error, CustomStringConvertible {
+        case setupFailed(String)
+        case notReady(String)
+        var description: String {
+            switch self {
+            case let .setupFailed(s): return "bench setup failed: \(s)"
+            case let .notReady(s): return "Bumble controllers did not start: \(s)"
+            }
+        }
+    }
+
+    /// Makes sure Bumble is installed in the bench's virtual environment (idempotent).
+    static func ensureInstalled() throws {
+        if FileManager.default.isExecutableFile(atPath: python.path),
+           (try? runQuiet(python.path, ["-c", "import bumble"])) == 0 {
+            return
+        }
+        let status = try runQuiet("/bin/bash", [benchDirectory.appendingPathComponent("setup.sh").path])
+        guard status == 0 else { throw Failure.setupFailed("Tests/bench/setup.sh exited with \(status)") }
+    }
+
+    @discardableResult
+    static func runQuiet(_ path: String, _ arguments: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    /// Ports the kernel says are free now (bound to port 0 and released).
+    static func freePorts(_ count: Int) -> [UInt16] {
+        var sockets: [Int32] = []
+        var ports: [UInt16] = []
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
+                    bind(fd, p, length)
+                    return getsockname(fd, p, &length)
+                }
+            }
+            ports.append(UInt16(bigEndian: address.sin_port))
+            sockets.append(fd)
+        }
+        sockets.forEach { close($0) }
+        return ports
+    }
+
+    /// Starts `count` linked controllers and waits until they listen.
+    init(controllers count: Int, leACLLength: Int? = nil) throws {
+        try Self.ensureInstalled()
+        ports = Self.freePorts(count)
+        logURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-bench-\(ports[0]).log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        process = Process()
+        process.executableURL = Self.python
+        var arguments = [Self.benchDirectory.appendingPathComponent("controllers.py").path,
+                         "--ports", ports.map(String.init).joined(separator: ","), "--duration", "300"]
+        if let leACLLength { arguments += ["--le-acl-length", String(leACLLength)] }
+        process.arguments = arguments
+        stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: logURL)
+        try process.run()
+        // Wait (bounded) for the READY line.
+        let deadline = Date().addingTimeInterval(30)
+        var output = Data()
+        let handle = stdout.fileHandleForReading
+        while !String(decoding: output, as: UTF8.self).contains("\n") {
+            guard Date() < deadline, process.isRunning else {
+                stop()
+                let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+                throw Failure.notReady(String(decoding: output, as: UTF8.self) + log.suffix(2000))
+            }
+            var pfd = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&pfd, 1, 200) > 0 { output.append(handle.availableData) }
+        }
+        guard String(decoding: output, as: UTF8.self).hasPrefix("READY") else {
+            stop()
+            throw Failure.notReady(String(decoding: output, as: UTF8.self))
+        }
+    }
+
+    /// Ends the controllers (closing stdin ends them; SIGTERM if they linger).
+    func stop() {
+        try? stdin.fileHandleForWriting.close()
+        if process.isRunning {
+            process.terminate()
+        }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
