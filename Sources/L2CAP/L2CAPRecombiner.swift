@@ -18,8 +18,6 @@ public struct L2CAPRecombiner: Sendable {
         case frameTooLong(handle: UInt16, length: Int, limit: Int)
         /// More bytes than the header announced.
         case longerThanAnnounced(handle: UInt16, announced: Int, received: Int)
-        /// A first fragment too short to hold even the length field.
-        case headerTruncated(handle: UInt16, have: Int)
 
         public var description: String {
             switch self {
@@ -31,15 +29,15 @@ public struct L2CAPRecombiner: Sendable {
                 return "handle 0x\(String(h, radix: 16)): frame announces \(length) payload bytes, limit is \(limit); dropped"
             case let .longerThanAnnounced(h, announced, received):
                 return "handle 0x\(String(h, radix: 16)): frame announced \(announced) payload bytes but \(received) arrived; dropped"
-            case let .headerTruncated(h, have):
-                return "handle 0x\(String(h, radix: 16)): first fragment of \(have) bytes cannot hold the basic L2CAP header; dropped"
             }
         }
     }
 
+    /// A frame in progress. Until its 4-byte header has arrived (a fragment may end
+    /// inside it), `bytes` holds the header bytes so far and `expected` is nil.
     struct Partial: Sendable {
-        var channel: UInt16
-        var expected: Int
+        var channel: UInt16 = 0
+        var expected: Int?
         var bytes: [UInt8]
     }
 
@@ -78,13 +76,16 @@ public struct L2CAPRecombiner: Sendable {
         }
         var lost: DropReason? = nil
         if let old = partials.removeValue(forKey: handle) {
-            lost = .startBeforePreviousCompleted(handle: handle, missing: old.expected - old.bytes.count)
+            lost = .startBeforePreviousCompleted(handle: handle, missing: (old.expected ?? 4) - old.bytes.count)
         }
         return Outcome(start(data, handle: handle), lost: lost)
     }
 
     private mutating func start(_ data: ArraySlice<UInt8>, handle: UInt16) -> Result<L2CAPFrame?, DropReason> {
-        guard data.count >= 4 else { return .failure(.headerTruncated(handle: handle, have: data.count)) }
+        guard data.count >= 4 else {
+            partials[handle] = Partial(bytes: Array(data))
+            return .success(nil)
+        }
         let length = Int(data.littleEndianUInt16(at: 0))
         let channel = data.littleEndianUInt16(at: 2)
         guard length <= maximumPayloadLength else {
@@ -108,12 +109,16 @@ public struct L2CAPRecombiner: Sendable {
         guard var partial = partials.removeValue(forKey: handle) else {
             return .failure(.continuationWithoutStart(handle: handle))
         }
+        guard let expected = partial.expected else {
+            // Still collecting the header: restart as if it had come in one piece.
+            return start((partial.bytes + data)[...], handle: handle)
+        }
         let total = partial.bytes.count + data.count
-        guard total <= partial.expected else {
-            return .failure(.longerThanAnnounced(handle: handle, announced: partial.expected, received: total))
+        guard total <= expected else {
+            return .failure(.longerThanAnnounced(handle: handle, announced: expected, received: total))
         }
         partial.bytes.append(contentsOf: data)
-        if total == partial.expected {
+        if total == expected {
             return .success(L2CAPFrame(connectionHandle: handle, channel: partial.channel, payload: partial.bytes[...]))
         }
         partials[handle] = partial

@@ -1,1 +1,32 @@
-print("swift-att")
+// swift-att: decode and encode Bluetooth LE PDUs. This file only dispatches.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs the command named by the first argument; returns the exit status.
+func run(_ arguments: [String]) throws(CommandError) -> Int32 {
+    guard let command = arguments.first else {
+        throw .usage("missing command (see 'swift-att --help')")
+    }
+    let rest = Array(arguments.dropFirst())
+    switch command {
+    case "decode": return try DecodeCommand.run(rest)
+    case "encode": return try EncodeCommand.run(rest)
+    case "help": return try Usage.help(for: rest)
+    case "-h", "--help": Output.print(Usage.main)
+    case "--version": Output.print("swift-att \(swiftATTVersion)")
+    default:
+        if command.hasPrefix("-") { throw .usage("unknown option '\(command)' (see 'swift-att --help')") }
+        throw .usage("unknown command '\(command)' (see 'swift-att --help')")
+    }
+    return 0
+}
+
+do throws(CommandError) {
+    exit(try run(Array(CommandLine.arguments.dropFirst())))
+} catch {
+    Output.error(error.message)
+    exit(error.exitCode)
+}

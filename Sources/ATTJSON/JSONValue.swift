@@ -1,0 +1,67 @@
+/// A JSON value (RFC 8259), with object members kept in the order they were written.
+///
+/// The interchange form of the ATT codec's JSON (see `Fixtures/att/README.md`): small,
+/// standard library only, so the codec targets stay free of Foundation. Numbers without a
+/// fraction or exponent that fit an `Int` are `.integer`; every other number is `.double`.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Members in insertion order; `parse` rejects duplicate keys.
+    case object([JSONMember])
+
+    /// The value of the first member named `key` when this is an object; `nil` otherwise.
+    public subscript(key: String) -> JSONValue? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The element at `index` when this is an array and `index` is in range; `nil` otherwise.
+    public subscript(index: Int) -> JSONValue? {
+        guard case let .array(elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
+    /// A short name for the value's type, for error messages ("a string", "an array").
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer: return "an integer"
+        case .double: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Hashable, Sendable {
+    public var key: String
+    public var value: JSONValue
+
+    public init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// Keeps the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(elements.map { JSONMember($0.0, $0.1) })
+    }
+}

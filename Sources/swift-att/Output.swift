@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Standard output for results, standard error for one-line diagnostics.
+enum Output {
+    static func print(_ text: String) {
+        Swift.print(text)
+    }
+
+    /// `swift-att: error: <message>` on standard error, as one line.
+    static func error(_ message: String) {
+        let flat = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        writeError("swift-att: error: \(flat)\n")
+    }
+
+    private static func writeError(_ text: String) {
+        flush()  // keep results printed so far ahead of the diagnostic
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// Pushes buffered results out, so a pipe reader sees each PDU as it is decoded.
+    static func flush() {
+        fflush(nil)
+    }
+
+    /// Every line of standard input, numbered from 1, newline removed.
+    static func standardInputLines() -> [(number: Int, text: String)] {
+        var lines: [(Int, String)] = []
+        forEachStandardInputLine { lines.append(($0, $1)) }
+        return lines
+    }
+
+    /// Calls `body` with each line of standard input as it arrives, numbered from 1.
+    static func forEachStandardInputLine(_ body: (_ number: Int, _ text: String) -> Void) {
+        var number = 0
+        while let line = readLine(strippingNewline: true) {
+            number += 1
+            body(number, line)
+        }
+    }
+}

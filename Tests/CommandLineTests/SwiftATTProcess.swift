@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// The built `swift-att` binary, run as a subprocess with files for its standard streams
+/// (no pipe can fill up and deadlock, however much it prints).
+enum SwiftATTProcess {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty }
+        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty }
+    }
+
+    /// The repository root, from this file's path (Tests/CommandLineTests/…).
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Where the binary may be: `$SWIFT_ATT_BINARY`, next to the test bundle (the
+    /// build directory, whatever `--scratch-path` or configuration), or the package's
+    /// `.build/debug` and `.build/release`.
+    static var candidates: [URL] {
+        var urls: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["SWIFT_ATT_BINARY"] {
+            urls.append(URL(fileURLWithPath: path))
+        }
+        urls.append(Bundle.main.bundleURL.appendingPathComponent("swift-att"))
+        urls.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("swift-att"))
+        if let argv0 = CommandLine.arguments.first {
+            urls.append(URL(fileURLWithPath: argv0).deletingLastPathComponent().appendingPathComponent("swift-att"))
+        }
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            urls.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("swift-att"))
+        }
+        urls.append(repositoryRoot.appendingPathComponent(".build/debug/swift-att"))
+        urls.append(repositoryRoot.appendingPathComponent(".build/release/swift-att"))
+        return urls
+    }
+
+    static let binary: URL? = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+    /// Runs `swift-att arguments…` with `input` on standard input.
+    static func run(_ arguments: [String], input: String = "") throws -> Result {
+        guard let binary else {
+            throw BinaryNotFound(searched: candidates.map(\.path))
+        }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("swift-att-cli-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stdinURL = directory.appendingPathComponent("stdin")
+        let stdoutURL = directory.appendingPathComponent("stdout")
+        let stderrURL = directory.appendingPathComponent("stderr")
+        try Data(input.utf8).write(to: stdinURL)
+        try Data().write(to: stdoutURL)
+        try Data().write(to: stderrURL)
+
+        let stdin = try FileHandle(forReadingFrom: stdinURL)
+        let stdout = try FileHandle(forWritingTo: stdoutURL)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+        defer {
+            try? stdin.close()
+            try? stdout.close()
+            try? stderr.close()
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
+    }
+
+    struct BinaryNotFound: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "swift-att binary not found; run 'swift build' first (or set SWIFT_ATT_BINARY). Looked in: "
+                + searched.joined(separator: ", ")
+        }
+    }
+}
+
+extension Array where Element == String {
+    fileprivate var dropLastIfEmpty: [String] { last == "" ? Array(dropLast()) : self }
+}
