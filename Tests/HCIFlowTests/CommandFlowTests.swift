@@ -1,0 +1,154 @@
+import HCI
+import Testing
+
+/// HCI command flow control and matching (Core 5.4 Vol 4 Part E §4.4), fed events by
+/// hand: no controller needed.
+@Suite struct CommandFlowTests {
+    static let t0 = ContinuousClock.now
+    static let reset = HCICommandPacket(opcode: HCIOpcode(ogf: 3, ocf: 3), parameters: [])
+    static let readAddress = HCICommandPacket(opcode: HCIOpcode(ogf: 4, ocf: 9), parameters: [])
+
+    static func complete(_ packet: HCICommandPacket, credits: UInt8 = 1, status: UInt8 = 0) -> HCIEvent {
+        .commandComplete(CommandComplete(numHCICommandPackets: credits, commandOpcode: packet.opcode, returnParameters: [status]))
+    }
+
+    @Test func oneCreditMeansOneCommandInFlight() {
+        var flow = HCICommandFlow<Int>()
+        #expect(flow.submit(Self.reset, token: 1, timeout: .seconds(1), now: Self.t0) == [Self.reset])
+        #expect(flow.submit(Self.readAddress, token: 2, timeout: .seconds(1), now: Self.t0).isEmpty)
+        #expect(flow.inFlightCount == 1 && flow.waitingCount == 1)
+        let (outcomes, send) = flow.receive(Self.complete(Self.reset), now: Self.t0)
+        #expect(outcomes.count == 1)
+        if case let .complete(token, complete)? = outcomes.first {
+            #expect(token == 1 && complete.commandOpcode == Self.reset.opcode)
+        } else {
+            Issue.record("expected completion of the first command")
+        }
+        #expect(send == [Self.readAddress])
+    }
+
+    @Test func creditsFromTheControllerAreAbsolute() {
+        var flow = HCICommandFlow<Int>()
+        _ = flow.submit(Self.reset, token: 1, timeout: .seconds(1), now: Self.t0)
+        for token in 2...5 { _ = flow.submit(Self.readAddress, token: token, timeout: .seconds(1), now: Self.t0) }
+        // Granting 3 credits releases three waiting commands at once.
+        let (_, send) = flow.receive(Self.complete(Self.reset, credits: 3), now: Self.t0)
+        #expect(send.count == 3)
+        #expect(flow.credits == 0)
+        // A completion that grants none (credits 0) stalls the queue.
+        let (outcomes, more) = flow.receive(Self.complete(Self.readAddress, credits: 0), now: Self.t0)
+        #expect(outcomes.count == 1 && more.isEmpty)
+    }
+
+    @Test func sameOpcodeCompletesInOrder() {
+        var flow = HCICommandFlow<Int>(initialCredits: 2)
+        _ = flow.submit(Self.readAddress, token: 1, timeout: .seconds(1), now: Self.t0)
+        _ = flow.submit(Self.readAddress, token: 2, timeout: .seconds(1), now: Self.t0)
+        var tokens: [Int] = []
+        for _ in 0..<2 {
+            for case let .complete(token, _) in flow.receive(Self.complete(Self.readAddress, credits: 2), now: Self.t0).outcomes {
+                tokens.append(token)
+            }
+        }
+        #expect(tokens == [1, 2])
+    }
+
+    @Test func unansweredCommandTimesOutAndRestoresTheCredit() {
+        var flow = HCICommandFlow<Int>()
+        _ = flow.submit(Self.reset, token: 1, timeout: .milliseconds(100), now: Self.t0)
+        _ = flow.submit(Self.readAddress, token: 2, timeout: .seconds(1), now: Self.t0)
+        #expect(flow.nextDeadline == Self.t0 + .milliseconds(100))
+        #expect(flow.expire(now: Self.t0 + .milliseconds(99)).outcomes.isEmpty)
+        let (outcomes, send) = flow.expire(now: Self.t0 + .milliseconds(100))
+        #expect(outcomes.count == 1)
+        if case let .timedOut(token, opcode)? = outcomes.first {
+            #expect(token == 1 && opcode == Self.reset.opcode)
+        } else {
+            Issue.record("expected a timeout")
+        }
+        #expect(send == [Self.readAddress])
+    }
+
+    /// A late answer to a timed-out command is not taken for the next command with the
+    /// same opcode.
+    @Test func lateAnswerIsAbsorbed() {
+        var flow = HCICommandFlow<Int>()
+        _ = flow.submit(Self.readAddress, token: 1, timeout: .milliseconds(10), now: Self.t0)
+        _ = flow.expire(now: Self.t0 + .milliseconds(10))
+        _ = flow.submit(Self.readAddress, token: 2, timeout: .seconds(1), now: Self.t0 + .milliseconds(10))
+        #expect(flow.receive(Self.complete(Self.readAddress), now: Self.t0).outcomes.isEmpty)
+        let outcomes = flow.receive(Self.complete(Self.readAddress), now: Self.t0).outcomes
+        if case let .complete(token, _)? = outcomes.first { #expect(token == 2) } else { Issue.record("no completion") }
+    }
+
+    @Test func commandStatusSettlesToo() {
+        var flow = HCICommandFlow<Int>()
+        let create = HCICommandPacket(opcode: HCIOpcode(ogf: 8, ocf: 0x0D), parameters: [])
+        _ = flow.submit(create, token: 7, timeout: .seconds(1), now: Self.t0)
+        let event = HCIEvent.commandStatus(CommandStatus(status: .success, numHCICommandPackets: 1, commandOpcode: create.opcode))
+        let outcomes = flow.receive(event, now: Self.t0).outcomes
+        if case let .status(token, status)? = outcomes.first {
+            #expect(token == 7 && status.status == .success)
+        } else {
+            Issue.record("expected a status outcome")
+        }
+    }
+
+    @Test func unsolicitedCompletionOnlyUpdatesCredits() {
+        var flow = HCICommandFlow<Int>(initialCredits: 0)
+        _ = flow.submit(Self.reset, token: 1, timeout: .seconds(1), now: Self.t0)
+        let nop = HCIEvent.commandComplete(CommandComplete(numHCICommandPackets: 1, commandOpcode: HCIOpcode(rawValue: 0), returnParameters: []))
+        let (outcomes, send) = flow.receive(nop, now: Self.t0)
+        #expect(outcomes.isEmpty && send == [Self.reset])
+    }
+
+    @Test func cancelAllReturnsEveryPendingToken() {
+        var flow = HCICommandFlow<Int>()
+        for t in 1...4 { _ = flow.submit(Self.reset, token: t, timeout: .seconds(1), now: Self.t0) }
+        #expect(flow.cancelAll().sorted() == [1, 2, 3, 4])
+        #expect(flow.inFlightCount == 0 && flow.waitingCount == 0)
+    }
+}
+
+@Suite struct ACLFlowTests {
+    static func packets(_ n: Int, handle: UInt16) -> [ACLDataPacket] {
+        (0..<n).map { ACLDataPacket(handle: handle, packetBoundary: $0 == 0 ? .firstNonFlushable : .continuing, data: [UInt8($0)]) }
+    }
+
+    @Test func sendsOnlyWhileBuffersAreFree() {
+        var flow = ACLFlow(bufferCount: 3, bufferLength: 27)
+        flow.enqueue(Self.packets(5, handle: 1), on: 1)
+        #expect(flow.dequeue().count == 3)
+        #expect(flow.dequeue().isEmpty)
+        flow.completed(2, on: 1)
+        #expect(flow.dequeue().count == 2)
+        #expect(flow.queuedCount == 0)
+    }
+
+    @Test func connectionsTakeTurns() {
+        var flow = ACLFlow(bufferCount: 4, bufferLength: 27)
+        flow.enqueue(Self.packets(4, handle: 1), on: 1)
+        flow.enqueue(Self.packets(4, handle: 2), on: 2)
+        #expect(flow.dequeue().map(\.handle) == [1, 2, 1, 2])
+    }
+
+    @Test func excessCompletionsDoNotInflateBuffers() {
+        var flow = ACLFlow(bufferCount: 2, bufferLength: 27)
+        flow.enqueue(Self.packets(1, handle: 1), on: 1)
+        _ = flow.dequeue()
+        flow.completed(10, on: 1)
+        flow.completed(5, on: 9)
+        #expect(flow.available == 2)
+    }
+
+    @Test func disconnectionFreesBuffersAndDropsTheQueue() {
+        var flow = ACLFlow(bufferCount: 2, bufferLength: 27)
+        flow.enqueue(Self.packets(5, handle: 1), on: 1)
+        flow.enqueue(Self.packets(2, handle: 2), on: 2)
+        #expect(flow.dequeue().map(\.handle) == [1, 2])
+        #expect(flow.available == 0)
+        #expect(flow.disconnected(1) == 4)
+        #expect(flow.available == 1)
+        #expect(flow.dequeue().map(\.handle) == [2])
+    }
+}
