@@ -77,7 +77,7 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
         case 0xFE: return "Procedure Already in Progress"
         case 0xFF: return "Out of Range"
         default:
-            let hex = "0x" + String(rawValue, radix: 16, uppercase: true)
+            let hex = (rawValue < 0x10 ? "0x0" : "0x") + String(rawValue, radix: 16, uppercase: true)
             switch range {
             case .application: return "Application Error \(hex)"
             case .commonProfile: return "Common Profile Error \(hex)"

@@ -37,7 +37,9 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
         guard groups.count == 6 else { return nil }
         var v: UInt64 = 0
         for g in groups {
-            guard g.count == 2, let b = UInt8(g, radix: 16) else { return nil }
+            // `UInt8(_:radix:)` alone would accept a sign ("+F", "-0").
+            guard g.count == 2, g.allSatisfy(\.isHexDigit), g.allSatisfy(\.isASCII),
+                  let b = UInt8(g, radix: 16) else { return nil }
             v = v << 8 | UInt64(b)
         }
         self.init(v, kind: kind)
