@@ -10,14 +10,17 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
     /// One tuple: its handle (only in Multiple Handle Value Notification), the length it
     /// declares and the value bytes present.
     public struct Tuple: Sendable, Hashable {
-        public var handle: UInt16?
-        public var declaredLength: Int
-        public var value: ArraySlice<UInt8>
+        public let handle: UInt16?
+        /// Never less than `value.count`: only a truncated tuple declares more than it holds.
+        public let declaredLength: Int
+        public let value: ArraySlice<UInt8>
 
+        /// A tuple; `declaredLength` (for a truncated last tuple) is raised to
+        /// `value.count` if smaller, so every tuple has a valid wire form.
         public init(handle: UInt16? = nil, value: ArraySlice<UInt8>, declaredLength: Int? = nil) {
             self.handle = handle
             self.value = value
-            self.declaredLength = declaredLength ?? value.count
+            self.declaredLength = Swift.max(declaredLength ?? value.count, value.count)
         }
 
         /// The last tuple of a Read Multiple Variable Response may be cut at ATT_MTU−1
@@ -94,8 +97,9 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
         @inlinable
         public mutating func next() -> Tuple? {
             let bytes = list.bytes
-            guard offset < bytes.count else { return nil }
             let header = list.headerLength
+            // Parsed lists are validated; a list built by hand is walked defensively.
+            guard bytes.count &- offset >= header else { return nil }
             let handle: UInt16? = list.hasHandles ? bytes.littleEndianUInt16(at: offset) : nil
             let length = Int(bytes.littleEndianUInt16(at: offset &+ header &- 2))
             let present = Swift.min(length, bytes.count &- offset &- header)

@@ -130,8 +130,29 @@ final class ControllerCore {
         }
     }
 
-    /// Keeps ACL flow control current from the events that affect it.
+    /// Keeps ACL flow control and recombination current from the events that affect
+    /// them: completed packets free buffers; a disconnection frees that link's buffers
+    /// and forgets its partial frames (Core 5.4 Vol 4 Part E §7.7.5, §7.7.19).
     private func observe(_ event: HCIEvent) {
+        switch event {
+        case let .numberOfCompletedPackets(completed):
+            guard var flow = acl else { return }
+            for entry in completed.entries {
+                flow.completed(Int(entry.numCompletedPackets), on: entry.connectionHandle)
+            }
+            let ready = flow.dequeue()
+            acl = flow
+            for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+        case let .disconnectionComplete(disconnection):
+            recombiner.reset(handle: disconnection.connectionHandle)
+            guard var flow = acl else { return }
+            flow.disconnected(disconnection.connectionHandle)
+            let ready = flow.dequeue()
+            acl = flow
+            for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+        default:
+            break
+        }
     }
 
     private func handleACL(_ packet: HCIPacket) {
