@@ -1,0 +1,63 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Bumble host (Tests/bench/bumble_peer.py) attached to one of a bench's controllers:
+/// an independent implementation to check swift-att's bytes against.
+final class BumblePeer {
+    let process: Process
+    let stdin: Pipe
+    let stdout: Pipe
+    private var buffer = Data()
+
+    init(bench: BumbleBench, controller index: Int, address: String, arguments: [String]) throws {
+        process = Process()
+        process.executableURL = BumbleBench.python
+        process.arguments = [BumbleBench.benchDirectory.appendingPathComponent("bumble_peer.py").path,
+                             "--port", String(bench.ports[index]), "--address", address] + arguments
+        stdin = Pipe()
+        stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = try FileHandle(forWritingTo: bench.logURL)
+        try process.run()
+    }
+
+    /// The next JSON line whose "event" is `event` (earlier lines are skipped), within
+    /// `timeout`.
+    func next(_ event: String, timeout: Duration = .seconds(15), where match: ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+                   object["event"] as? String == event, match(object) {
+                    return object
+                }
+            }
+            let remaining = deadline - .now
+            guard remaining > .zero else { throw TimedOut(what: "Bumble peer event '\(event)'") }
+            var pfd = pollfd(fd: stdout.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let ms = Int32(max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            if poll(&pfd, 1, ms) > 0 {
+                let chunk = stdout.fileHandleForReading.availableData
+                if chunk.isEmpty { throw TimedOut(what: "Bumble peer event '\(event)' (the peer exited)") }
+                buffer.append(chunk)
+            }
+        }
+    }
+
+    func send(_ command: String) {
+        stdin.fileHandleForWriting.write(Data((command + "\n").utf8))
+    }
+
+    func stop() {
+        try? stdin.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,72 @@
+import Advertising
+import BluetoothCore
+import HCI
+import Host
+import Testing
+import Transport
+
+/// swift-att against Bumble's own host: the bytes each side produces are read by an
+/// independent implementation.
+@Suite(.serialized) struct BumblePeerTests {
+    /// Bumble advertises; swift-att scans, decodes Bumble's advertising data, connects
+    /// and disconnects; Bumble reports the connection from swift-att's random address.
+    @Test func swiftCentralAgainstBumblePeripheral() async throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let peer = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:01",
+                                  arguments: ["advertise", "--name", "bumble-hr", "--service", "180D", "--service", "180A"])
+        defer { peer.stop() }
+        let ready = try peer.next("ready")
+        let bumbleAddress = try #require(BluetoothAddress(ready["address"] as? String ?? "", kind: .random))
+
+        let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[1]))
+        let info = try await controller.start()
+        let scan = controller.events()
+        _ = try await controller.send(LESetScanParameters(scanType: .active, scanInterval: 0x30, scanWindow: 0x30))
+        _ = try await controller.send(LESetScanEnable(scanEnable: true))
+        let data = try await first("Bumble's advertisement", in: scan) { event in
+            LinkLayerTests.reports(event).first { $0.0 == bumbleAddress }?.1
+        }
+        _ = try await controller.send(LESetScanEnable(scanEnable: false))
+        // The bytes Bumble says it advertised, decoded by our parser.
+        #expect(Hex.encode(data) == ready["data"] as? String)
+        let decoded = try AdvertisingData(parsing: data)
+        #expect(decoded.localName?.name == "bumble-hr")
+        #expect(decoded.serviceUUIDs == [BluetoothUUID(0x180D), BluetoothUUID(0x180A)])
+
+        let events = controller.events()
+        _ = try await controller.send(LECreateConnection(
+            scanInterval: 0x30, scanWindow: 0x30, peerAddress: bumbleAddress,
+            connectionParameters: LEConnectionParameters(intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 200)))
+        let connection = try await first("LE Connection Complete", in: events, LinkLayerTests.connectionComplete)
+        let connected = try peer.next("connected")
+        #expect(connected["peer"] as? String == info.randomAddress.description)
+        #expect(connection.peer == bumbleAddress)
+
+        _ = try await controller.send(Disconnect(connectionHandle: connection.handle))
+        let disconnected = try peer.next("disconnected")
+        #expect(disconnected["reason"] as? Int == Int(HCIStatus.remoteUserTerminatedConnection.rawValue))
+        await controller.close()
+    }
+
+    /// swift-att advertises data built by the Advertising target; Bumble's scanner
+    /// parses it independently and finds the name and services.
+    @Test func bumbleScannerReadsSwiftAdvertising() async throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
+        let info = try await controller.start()
+        let data = try LinkLayerTests.advertisingData()
+        try await LinkLayerTests.advertise(controller, data: data)
+
+        let peer = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:02", arguments: ["scan"])
+        defer { peer.stop() }
+        let advertisement = try peer.next("advertisement") { $0["address"] as? String == info.randomAddress.description }
+        #expect(advertisement["random"] as? Bool == true)
+        #expect(advertisement["connectable"] as? Bool == true)
+        #expect(advertisement["name"] as? String == LinkLayerTests.name)
+        #expect((advertisement["services"] as? [String])?.map { $0.uppercased() } == ["180D", "180F"])
+        #expect(advertisement["data"] as? String == Hex.encode(data.encoded()))
+        await controller.close()
+    }
+}

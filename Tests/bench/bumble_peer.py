@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""A Bumble host (Bumble's own Python stack) as an independent peer for swift-att's
+integration tests, attached to one of controllers.py's virtual controllers.
+
+    bumble_peer.py --port 9101 --address C0:B0:00:00:00:01 advertise --name NAME --service 180D
+    bumble_peer.py --port 9102 --address C0:B0:00:00:00:02 scan
+
+Reports what happens as JSON lines on stdout ({"event": "ready", ...}, "connected",
+"disconnected", "advertisement"); reads commands as lines on stdin ("disconnect",
+"quit"). Ends at "quit", at end of stdin, or after --duration seconds.
+"""
+import argparse
+import asyncio
+import json
+import logging
+import sys
+
+from bumble.core import AdvertisingData, UUID
+from bumble.device import Device
+from bumble.hci import Address
+from bumble.transport import open_transport
+
+
+def emit(**fields):
+    print(json.dumps(fields), flush=True)
+
+
+async def commands(handlers):
+    """Reads stdin lines and runs the named handler; returns at quit or EOF."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while True:
+        line = await reader.readline()
+        if not line:
+            return
+        word = line.decode().strip()
+        if word == 'quit':
+            return
+        if word in handlers:
+            await handlers[word]()
+        else:
+            emit(event='error', message=f'unknown command {word!r}')
+
+
+async def advertise(device, args):
+    connections = []
+    structures = [(AdvertisingData.FLAGS, bytes([0x06]))]
+    if args.service:
+        uuids = b''.join(bytes(UUID(s)) for s in args.service)
+        structures.append((AdvertisingData.COMPLETE_LIST_OF_16_BIT_SERVICE_CLASS_UUIDS, uuids))
+    structures.append((AdvertisingData.COMPLETE_LOCAL_NAME, args.name.encode()))
+    data = bytes(AdvertisingData(structures))
+
+    def on_connection(connection):
+        connections.append(connection)
+        connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
+        emit(event='connected', peer=str(connection.peer_address).split('/')[0], role='peripheral')
+
+    device.on('connection', on_connection)
+    await device.start_advertising(advertising_data=data, advertising_interval_min=20, advertising_interval_max=20)
+    emit(event='ready', address=str(device.random_address).split('/')[0], data=data.hex())
+
+    async def disconnect():
+        for connection in connections:
+            await connection.disconnect()
+
+    await commands({'disconnect': disconnect})
+
+
+async def scan(device, args):
+    def on_advertisement(advertisement):
+        data = advertisement.data
+        name = data.get(AdvertisingData.COMPLETE_LOCAL_NAME) or data.get(AdvertisingData.SHORTENED_LOCAL_NAME)
+        services = data.get(AdvertisingData.COMPLETE_LIST_OF_16_BIT_SERVICE_CLASS_UUIDS) or []
+        emit(event='advertisement',
+             address=str(advertisement.address).split('/')[0],
+             random=advertisement.address.address_type in (Address.RANDOM_DEVICE_ADDRESS, Address.RANDOM_IDENTITY_ADDRESS),
+             connectable=bool(advertisement.is_connectable),
+             name=name.decode() if isinstance(name, bytes) else name,
+             services=[u.to_hex_str() for u in services],
+             data=bytes(data).hex())
+
+    device.on('advertisement', on_advertisement)
+    await device.start_scanning(active=True, filter_duplicates=False)
+    emit(event='ready', address=str(device.random_address).split('/')[0])
+    await commands({})
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--port', type=int, required=True)
+    parser.add_argument('--address', required=True, help='static random address for this host')
+    parser.add_argument('--duration', type=float, default=120.0)
+    sub = parser.add_subparsers(dest='role', required=True)
+    a = sub.add_parser('advertise')
+    a.add_argument('--name', required=True)
+    a.add_argument('--service', action='append', default=[])
+    sub.add_parser('scan')
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+
+    async with await open_transport(f'tcp-client:127.0.0.1:{args.port}') as (source, sink):
+        device = Device.with_hci('bumble-peer', Address(args.address, Address.RANDOM_DEVICE_ADDRESS), source, sink)
+        await device.power_on()
+        role = advertise if args.role == 'advertise' else scan
+        try:
+            await asyncio.wait_for(role(device, args), args.duration)
+        except asyncio.TimeoutError:
+            pass
+        emit(event='done')
+
+
+if __name__ == '__main__':
+    asyncio.run(main())
