@@ -3,11 +3,12 @@ enum Usage {
     static let main = """
         USAGE: swift-att <command> [<arguments>]
 
-        Decodes and encodes Bluetooth Low Energy ATT PDUs.
+        A Bluetooth Low Energy host stack's tools: decode and encode ATT PDUs, read captures.
 
         COMMANDS:
           decode att <hex> [--json]   Decode an ATT PDU and print its fields, or its JSON form.
           encode att <json>           Encode an ATT PDU from its JSON form; print its bytes in hex.
+          dump <file.btsnoop>         Print a btsnoop capture decoded: HCI, L2CAP and ATT.
           help [<command>]            Show this help, or a command's help.
 
           Give '-' instead of <hex> or <json> to read standard input, one PDU per line.
@@ -59,12 +60,23 @@ enum Usage {
         Exits 0 on success, 1 if any input is not a valid PDU, 2 on a usage error.
         """
 
+    static let dump = """
+        USAGE: swift-att dump <file.btsnoop>
+
+        Prints every packet of a btsnoop capture (Wireshark, btmon, Android, Bumble and
+        swift-att's own --btsnoop files): HCI commands and events by name with their
+        fields, ACL data reassembled into L2CAP frames, ATT PDUs decoded.
+
+        Exits 0 on success, 1 if the file cannot be read or is not a valid capture.
+        """
+
     /// `swift-att help [command]`.
     static func help(for arguments: [String]) throws(CommandError) -> Int32 {
         switch arguments.first {
         case nil: Output.print(main)
         case "decode": Output.print(decode)
         case "encode": Output.print(encode)
+        case "dump": Output.print(dump)
         case "help": Output.print(main)
         case let other?: throw .usage("no help for unknown command '\(other)' (see 'swift-att --help')")
         }

@@ -14,6 +14,7 @@ func run(_ arguments: [String]) throws(CommandError) -> Int32 {
     switch command {
     case "decode": return try DecodeCommand.run(rest)
     case "encode": return try EncodeCommand.run(rest)
+    case "dump": return try DumpCommand.run(rest)
     case "help": return try Usage.help(for: rest)
     case "-h", "--help": Output.print(Usage.main)
     case "--version": Output.print("swift-att \(swiftATTVersion)")

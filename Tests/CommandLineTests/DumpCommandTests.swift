@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@Suite("swift-att dump")
+struct DumpCommandTests {
+    static let captures = ["gatt-mtu247-central", "gatt-mtu247-peripheral", "gatt-mtu23-central", "gatt-mtu23-peripheral"]
+
+    /// Every ATT PDU tshark found in a capture appears decoded in the dump, by name, and
+    /// nothing in the capture is reported malformed.
+    @Test(arguments: captures)
+    func decodesEveryPacket(_ name: String) throws {
+        let directory = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/captures")
+        let result = try SwiftATTProcess.run(["dump", directory.appendingPathComponent(name + ".btsnoop").path])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(!result.stdout.contains("malformed"))
+        let records = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name + ".att.json"))) as? [[String: Any]] ?? []
+        let attLines = result.stdoutLines.filter { $0.contains("L2CAP: ATT (0x0004)") }
+        #expect(attLines.count == records.count)
+        #expect(result.stdout.contains("HCI Command: Reset (0x0c03) plen 0"))
+        #expect(result.stdout.contains("LE Meta: LE Connection Complete"))
+        #expect(result.stdout.contains("Read By Group Type Response (0x11)"))
+        #expect(result.stdout.contains("0x180D Heart Rate"))
+        #expect(result.stdout.contains("Disconnection Complete"))
+    }
+
+    @Test func missingFileIsOneLineError() throws {
+        let result = try SwiftATTProcess.run(["dump", "/nonexistent/capture.btsnoop"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines == ["swift-att: error: cannot open /nonexistent/capture.btsnoop: No such file or directory"])
+    }
+
+    @Test func notACaptureIsOneLineError() throws {
+        let readme = SwiftATTProcess.repositoryRoot.appendingPathComponent("README.md").path
+        let result = try SwiftATTProcess.run(["dump", readme])
+        #expect(result.status == 1)
+        #expect(result.stderrLines == ["swift-att: error: \(readme): not a btsnoop file (no 'btsnoop\\0' header)"])
+    }
+
+    @Test func truncatedCaptureKeepsWhatItReadThenFails() throws {
+        let source = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/captures/gatt-mtu23-central.btsnoop")
+        let bytes = try Data(contentsOf: source)
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-truncated-\(getpid()).btsnoop")
+        try bytes.prefix(bytes.count - 3).write(to: cut)
+        defer { try? FileManager.default.removeItem(at: cut) }
+        let result = try SwiftATTProcess.run(["dump", cut.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("HCI Command: Reset"))
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderrLines.first?.contains("truncated") == true)
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try SwiftATTProcess.run(["dump"]).status == 2)
+        #expect(try SwiftATTProcess.run(["dump", "a", "b"]).status == 2)
+        #expect(try SwiftATTProcess.run(["dump", "--bogus", "x"]).status == 2)
+    }
+}
