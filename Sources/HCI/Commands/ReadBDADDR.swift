@@ -6,7 +6,7 @@ public struct ReadBDADDR: HCIParameterlessCommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x04, ocf: 0x0009)
     public init() {}
 
-    public struct ReturnParameters: HCIReturnParameters, Hashable {
+    public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
         /// The public address (all zeros on controllers that have none).
         public var address: BluetoothAddress
@@ -21,6 +21,13 @@ public struct ReadBDADDR: HCIParameterlessCommand, Hashable {
             status = HCIStatus(p.byte(at: 0))
             address = p.count >= 7 ? BluetoothAddress(littleEndianBytes: p.bytes(at: 1, count: 6), kind: .public)
                 : BluetoothAddress(0)
+        }
+
+        public var encodedLength: Int { 7 }
+
+        public func encode(into writer: inout ByteWriter) {
+            writer.write(status.rawValue)
+            address.encode(into: &writer)
         }
     }
 }

@@ -1,6 +1,8 @@
+import BluetoothCore
+
 /// HCI_Command_Status: a command was accepted (or refused) and will finish later.
 /// Core 5.4 Vol 4 Part E §7.7.15.
-public struct CommandStatus: Sendable, Hashable {
+public struct CommandStatus: HCIEventParameters, Hashable {
     public static let code: UInt8 = 0x0F
     public var status: HCIStatus
     public var numHCICommandPackets: UInt8
@@ -17,5 +19,13 @@ public struct CommandStatus: Sendable, Hashable {
         status = HCIStatus(p.byte(at: 0))
         numHCICommandPackets = p.byte(at: 1)
         commandOpcode = HCIOpcode(rawValue: p.littleEndianUInt16(at: 2))
+    }
+
+    public var parametersLength: Int { 4 }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        writer.write(status.rawValue)
+        writer.write(numHCICommandPackets)
+        writer.write(commandOpcode.rawValue)
     }
 }

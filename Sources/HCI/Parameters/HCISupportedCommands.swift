@@ -1,0 +1,92 @@
+/// The 64-octet bitmap of commands a controller supports (Supported_Commands), as Read
+/// Local Supported Commands returns it. Core 5.4 Vol 4 Part E §6.27 lists octet and bit
+/// for every command.
+///
+/// Decide between legacy and extended advertising/scanning/initiating from this bitmap,
+/// as the spec says (some controllers' bits lie: see BENCH.md quirk 8).
+public struct HCISupportedCommands: Sendable, Hashable {
+    /// Exactly 64 octets.
+    public let octets: [UInt8]
+
+    /// A bitmap from its octets; missing octets read as zero, extra octets are dropped.
+    public init(octets: some Collection<UInt8>) {
+        var o = Array(octets.prefix(64))
+        if o.count < 64 { o.append(contentsOf: repeatElement(0, count: 64 - o.count)) }
+        self.octets = o
+    }
+
+    /// One command's place in the bitmap.
+    public struct Command: Sendable, Hashable {
+        public var octet: Int
+        public var bit: Int
+        public init(octet: Int, bit: Int) {
+            self.octet = octet
+            self.bit = bit
+        }
+
+        public static let setEventMask = Command(octet: 5, bit: 6)
+        public static let reset = Command(octet: 5, bit: 7)
+        public static let readLocalVersionInformation = Command(octet: 14, bit: 3)
+        public static let readLocalSupportedFeatures = Command(octet: 14, bit: 5)
+        public static let readBufferSize = Command(octet: 14, bit: 7)
+        public static let readBDADDR = Command(octet: 15, bit: 1)
+        public static let setEventMaskPage2 = Command(octet: 22, bit: 2)
+        public static let leSetEventMask = Command(octet: 25, bit: 0)
+        public static let leReadBufferSize = Command(octet: 25, bit: 1)
+        public static let leReadLocalSupportedFeatures = Command(octet: 25, bit: 2)
+        public static let leSetRandomAddress = Command(octet: 25, bit: 4)
+        public static let leSetAdvertisingParameters = Command(octet: 25, bit: 5)
+        public static let leSetAdvertisingData = Command(octet: 25, bit: 7)
+        public static let leSetScanResponseData = Command(octet: 26, bit: 0)
+        public static let leSetAdvertisingEnable = Command(octet: 26, bit: 1)
+        public static let leSetScanParameters = Command(octet: 26, bit: 2)
+        public static let leSetScanEnable = Command(octet: 26, bit: 3)
+        public static let leCreateConnection = Command(octet: 26, bit: 4)
+        public static let leCreateConnectionCancel = Command(octet: 26, bit: 5)
+        public static let leClearFilterAcceptList = Command(octet: 26, bit: 7)
+        public static let leAddDeviceToFilterAcceptList = Command(octet: 27, bit: 0)
+        public static let leConnectionUpdate = Command(octet: 27, bit: 2)
+        public static let leReadRemoteFeatures = Command(octet: 27, bit: 5)
+        public static let leEncrypt = Command(octet: 27, bit: 6)
+        public static let leRand = Command(octet: 27, bit: 7)
+        public static let leEnableEncryption = Command(octet: 28, bit: 0)
+        public static let leLongTermKeyRequestReply = Command(octet: 28, bit: 1)
+        public static let leLongTermKeyRequestNegativeReply = Command(octet: 28, bit: 2)
+        public static let leSetDataLength = Command(octet: 33, bit: 6)
+        public static let leReadSuggestedDefaultDataLength = Command(octet: 33, bit: 7)
+        public static let leWriteSuggestedDefaultDataLength = Command(octet: 34, bit: 0)
+        public static let leReadMaximumDataLength = Command(octet: 35, bit: 3)
+        public static let leReadPHY = Command(octet: 35, bit: 4)
+        public static let leSetDefaultPHY = Command(octet: 35, bit: 5)
+        public static let leSetPHY = Command(octet: 35, bit: 6)
+        public static let leSetAdvertisingSetRandomAddress = Command(octet: 36, bit: 1)
+        public static let leSetExtendedAdvertisingParameters = Command(octet: 36, bit: 2)
+        public static let leSetExtendedAdvertisingData = Command(octet: 36, bit: 3)
+        public static let leSetExtendedScanResponseData = Command(octet: 36, bit: 4)
+        public static let leSetExtendedAdvertisingEnable = Command(octet: 36, bit: 5)
+        public static let leReadMaximumAdvertisingDataLength = Command(octet: 36, bit: 6)
+        public static let leReadNumberOfSupportedAdvertisingSets = Command(octet: 36, bit: 7)
+        public static let leRemoveAdvertisingSet = Command(octet: 37, bit: 0)
+        public static let leClearAdvertisingSets = Command(octet: 37, bit: 1)
+        public static let leSetExtendedScanParameters = Command(octet: 37, bit: 5)
+        public static let leSetExtendedScanEnable = Command(octet: 37, bit: 6)
+        public static let leExtendedCreateConnection = Command(octet: 37, bit: 7)
+        public static let leReadBufferSizeV2 = Command(octet: 41, bit: 5)
+    }
+
+    /// Whether bit `bit` (0–7) of octet `octet` (0–63) is set; false outside the bitmap.
+    public func supports(octet: Int, bit: Int) -> Bool {
+        guard (0..<64).contains(octet), (0..<8).contains(bit) else { return false }
+        return octets[octet] & (1 << UInt8(bit)) != 0
+    }
+
+    public func supports(_ command: Command) -> Bool { supports(octet: command.octet, bit: command.bit) }
+
+    /// Extended advertising (octet 36 bit 2): use LE Set Extended Advertising Parameters
+    /// and friends instead of the legacy commands.
+    public var supportsLESetExtendedAdvertisingParameters: Bool { supports(.leSetExtendedAdvertisingParameters) }
+    /// Extended scanning (octet 37 bit 5).
+    public var supportsLESetExtendedScanParameters: Bool { supports(.leSetExtendedScanParameters) }
+    /// Extended initiating (octet 37 bit 7).
+    public var supportsLEExtendedCreateConnection: Bool { supports(.leExtendedCreateConnection) }
+}
