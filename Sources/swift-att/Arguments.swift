@@ -1,17 +1,28 @@
-/// A command's arguments split into positionals and the flags it knows.
+/// A command's arguments split into positionals, the flags it knows and its options.
 ///
-/// Small on purpose: flags are boolean (`--json`), `-h`/`--help` is recognised everywhere,
+/// Small on purpose: flags are boolean (`--json`), options take one value
+/// (`--transport hci0` or `--transport=hci0`), `-h`/`--help` is recognised everywhere,
 /// `--` ends the flags, and a lone `-` is a positional (standard input).
 struct Arguments {
     var positionals: [String] = []
     var flags: Set<String> = []
+    var options: [String: String] = [:]
     var wantsHelp = false
 
     /// Splits `arguments`; any other `-x` or `--x` is a usage error naming `command`.
-    init(_ arguments: [String], flags known: Set<String>, command: String) throws(CommandError) {
+    init(_ arguments: [String], flags known: Set<String>, options knownOptions: Set<String> = [], command: String) throws(CommandError) {
         var onlyPositionals = false
+        var pendingOption: String?
         for argument in arguments {
-            if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+            if let option = pendingOption {
+                options[option] = argument
+                pendingOption = nil
+            } else if !onlyPositionals, let equals = argument.firstIndex(of: "="), argument.hasPrefix("--"),
+                      knownOptions.contains(String(argument[..<equals])) {
+                options[String(argument[..<equals])] = String(argument[argument.index(after: equals)...])
+            } else if !onlyPositionals, knownOptions.contains(argument) {
+                pendingOption = argument
+            } else if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
                 positionals.append(argument)
             } else if argument == "--" {
                 onlyPositionals = true
@@ -23,7 +34,12 @@ struct Arguments {
                 throw .usage("unknown option '\(argument)' for '\(command)' (see 'swift-att \(command) --help')")
             }
         }
+        if let option = pendingOption {
+            throw .usage("\(command): \(option) needs a value (see 'swift-att \(command) --help')")
+        }
     }
+
+    func option(_ name: String) -> String? { options[name] }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 }

@@ -1,13 +1,16 @@
-/// Why a command failed: the exit status says which kind (sysexits-style 1 and 2).
+/// Why a command failed: the exit status says which kind (1 bad data, 2 usage, 3 the
+/// controller or transport failed).
 enum CommandError: Error {
     /// The command line itself is wrong: unknown command or option, missing argument. Exit 2.
     case usage(String)
     /// The data given is not what it should be: bad hex, a malformed PDU, bad JSON. Exit 1.
     case input(String)
+    /// The controller, the transport or the link failed (no adapter, refused, timed out). Exit 3.
+    case failure(String)
 
     var message: String {
         switch self {
-        case let .usage(m), let .input(m): return m
+        case let .usage(m), let .input(m), let .failure(m): return m
         }
     }
 
@@ -15,6 +18,7 @@ enum CommandError: Error {
         switch self {
         case .usage: return 2
         case .input: return 1
+        case .failure: return 3
         }
     }
 }

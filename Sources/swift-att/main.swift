@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Runs the command named by the first argument; returns the exit status.
-func run(_ arguments: [String]) throws(CommandError) -> Int32 {
+func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
     guard let command = arguments.first else {
         throw .usage("missing command (see 'swift-att --help')")
     }
@@ -15,6 +15,7 @@ func run(_ arguments: [String]) throws(CommandError) -> Int32 {
     case "decode": return try DecodeCommand.run(rest)
     case "encode": return try EncodeCommand.run(rest)
     case "dump": return try DumpCommand.run(rest)
+    case "info": return try await InfoCommand.run(rest)
     case "help": return try Usage.help(for: rest)
     case "-h", "--help": Output.print(Usage.main)
     case "--version": Output.print("swift-att \(swiftATTVersion)")
@@ -26,7 +27,7 @@ func run(_ arguments: [String]) throws(CommandError) -> Int32 {
 }
 
 do throws(CommandError) {
-    exit(try run(Array(CommandLine.arguments.dropFirst())))
+    exit(try await run(Array(CommandLine.arguments.dropFirst())))
 } catch {
     Output.error(error.message)
     exit(error.exitCode)

@@ -1,3 +1,4 @@
+import BenchSupport
 import Advertising
 import BluetoothCore
 import HCI

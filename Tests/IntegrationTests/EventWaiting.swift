@@ -1,10 +1,7 @@
+import BenchSupport
 import HCI
 import Host
 
-struct TimedOut: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting for \(what)" }
-}
 
 /// The first value `match` extracts from `events` within `timeout`. Subscribe
 /// (`controller.events()`) before doing what causes the event: jobs reach the loop in

@@ -12,7 +12,9 @@ addresses (BENCH.md quirk 2).
 import argparse
 import asyncio
 import logging
+import os
 import signal
+import stat
 import sys
 
 from bumble.controller import Controller
@@ -55,8 +57,9 @@ async def main():
     stop = loop.create_future()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
-    # End of stdin: whoever started us has gone.
-    loop.add_reader(sys.stdin.fileno(), lambda: sys.stdin.buffer.read1(4096) or stop.done() or stop.set_result(None))
+    # End of stdin, when it is a pipe: whoever started us has gone.
+    if stat.S_ISFIFO(os.fstat(sys.stdin.fileno()).st_mode):
+        loop.add_reader(sys.stdin.fileno(), lambda: sys.stdin.buffer.read1(4096) or stop.done() or stop.set_result(None))
     try:
         await asyncio.wait_for(stop, args.duration)
     except asyncio.TimeoutError:

@@ -5,13 +5,13 @@ import Glibc
 
 /// A Bumble host (Tests/bench/bumble_peer.py) attached to one of a bench's controllers:
 /// an independent implementation to check swift-att's bytes against.
-final class BumblePeer {
-    let process: Process
-    let stdin: Pipe
-    let stdout: Pipe
+public final class BumblePeer {
+    public let process: Process
+    public let stdin: Pipe
+    public let stdout: Pipe
     private var buffer = Data()
 
-    init(bench: BumbleBench, controller index: Int, address: String, arguments: [String]) throws {
+    public init(bench: BumbleBench, controller index: Int, address: String, arguments: [String]) throws {
         process = Process()
         process.executableURL = BumbleBench.python
         process.arguments = [BumbleBench.benchDirectory.appendingPathComponent("bumble_peer.py").path,
@@ -26,7 +26,7 @@ final class BumblePeer {
 
     /// The next JSON line whose "event" is `event` (earlier lines are skipped), within
     /// `timeout`.
-    func next(_ event: String, timeout: Duration = .seconds(15), where match: ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
+    public func next(_ event: String, timeout: Duration = .seconds(15), where match: ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
         let deadline = ContinuousClock.now + timeout
         while true {
             while let newline = buffer.firstIndex(of: 0x0A) {
@@ -49,11 +49,11 @@ final class BumblePeer {
         }
     }
 
-    func send(_ command: String) {
+    public func send(_ command: String) {
         stdin.fileHandleForWriting.write(Data((command + "\n").utf8))
     }
 
-    func stop() {
+    public func stop() {
         try? stdin.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
         process.waitUntilExit()

@@ -6,24 +6,24 @@ import Glibc
 /// Bumble's virtual controllers, linked on one virtual radio, started for one test and
 /// stopped by it (Tests/bench/controllers.py). A fresh process per test: Bumble's
 /// controllers keep their state across HCI Reset and across TCP clients (BENCH.md).
-final class BumbleBench {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+public final class BumbleBench {
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let benchDirectory = repositoryRoot.appendingPathComponent("Tests/bench")
-    static var python: URL { benchDirectory.appendingPathComponent(".venv/bin/python") }
+    public static let benchDirectory = repositoryRoot.appendingPathComponent("Tests/bench")
+    public static var python: URL { benchDirectory.appendingPathComponent(".venv/bin/python") }
 
-    let process: Process
-    let stdin: Pipe
+    public let process: Process
+    public let stdin: Pipe
     /// The controllers' TCP ports, in order.
-    let ports: [UInt16]
+    public let ports: [UInt16]
     /// `--transport` strings for each controller.
-    var transports: [String] { ports.map { "tcp:127.0.0.1:\($0)" } }
-    let logURL: URL
+    public var transports: [String] { ports.map { "tcp:127.0.0.1:\($0)" } }
+    public let logURL: URL
 
-    enum Failure: Error, CustomStringConvertible {
+    public enum Failure: Error, CustomStringConvertible {
         case setupFailed(String)
         case notReady(String)
-        var description: String {
+        public var description: String {
             switch self {
             case let .setupFailed(s): return "bench setup failed: \(s)"
             case let .notReady(s): return "Bumble controllers did not start: \(s)"
@@ -32,7 +32,7 @@ final class BumbleBench {
     }
 
     /// Makes sure Bumble is installed in the bench's virtual environment (idempotent).
-    static func ensureInstalled() throws {
+    public static func ensureInstalled() throws {
         if FileManager.default.isExecutableFile(atPath: python.path),
            (try? runQuiet(python.path, ["-c", "import bumble"])) == 0 {
             return
@@ -42,7 +42,7 @@ final class BumbleBench {
     }
 
     @discardableResult
-    static func runQuiet(_ path: String, _ arguments: [String]) throws -> Int32 {
+    public static func runQuiet(_ path: String, _ arguments: [String]) throws -> Int32 {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
@@ -54,7 +54,7 @@ final class BumbleBench {
     }
 
     /// Ports the kernel says are free now (bound to port 0 and released).
-    static func freePorts(_ count: Int) -> [UInt16] {
+    public static func freePorts(_ count: Int) -> [UInt16] {
         var sockets: [Int32] = []
         var ports: [UInt16] = []
         for _ in 0..<count {
@@ -78,7 +78,7 @@ final class BumbleBench {
     }
 
     /// Starts `count` linked controllers and waits until they listen.
-    init(controllers count: Int, leACLLength: Int? = nil) throws {
+    public init(controllers count: Int, leACLLength: Int? = nil) throws {
         try Self.ensureInstalled()
         ports = Self.freePorts(count)
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-bench-\(ports[0]).log")
@@ -115,7 +115,7 @@ final class BumbleBench {
     }
 
     /// Ends the controllers (closing stdin ends them; SIGTERM if they linger).
-    func stop() {
+    public func stop() {
         try? stdin.fileHandleForWriting.close()
         if process.isRunning {
             process.terminate()
