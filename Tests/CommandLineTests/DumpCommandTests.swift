@@ -24,6 +24,25 @@ struct DumpCommandTests {
         #expect(result.stdout.contains("Disconnection Complete"))
     }
 
+    /// swift-att's own --btsnoop captures (Fixtures/hci): every packet decodes.
+    @Test(arguments: ["swift-att-link-layer-central", "swift-att-link-layer-peripheral"])
+    func decodesSwiftATTCaptures(_ name: String) throws {
+        let path = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/hci/\(name).btsnoop").path
+        let result = try SwiftATTProcess.run(["dump", path])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("malformed"))
+        #expect(!result.stdout.contains("Unknown"))
+        #expect(result.stdout.contains("HCI Command: LE Set Random Address (0x2005)"))
+        #expect(result.stdout.contains("LE Meta: LE Connection Complete"))
+        #expect(result.stdout.contains("HCI Event: Disconnection Complete"))
+        if name.hasSuffix("central") {
+            #expect(result.stdout.contains("HCI Command: LE Create Connection (0x200d)"))
+            #expect(result.stdout.contains("LE Meta: LE Extended Advertising Report"))
+        } else {
+            #expect(result.stdout.contains("HCI Command: LE Set Advertising Enable (0x200a)"))
+        }
+    }
+
     @Test func missingFileIsOneLineError() throws {
         let result = try SwiftATTProcess.run(["dump", "/nonexistent/capture.btsnoop"])
         #expect(result.status == 1)

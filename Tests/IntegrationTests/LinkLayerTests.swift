@@ -21,8 +21,8 @@ import Transport
         return builder.advertisingData
     }
 
-    static func open(_ transport: String) async throws -> (Controller, ControllerInfo) {
-        let controller = try await Controller.open(try TransportSpecification(parsing: transport))
+    static func open(_ transport: String, capture: String? = nil) async throws -> (Controller, ControllerInfo) {
+        let controller = try await Controller.open(try TransportSpecification(parsing: transport), capturePath: capture)
         return (controller, try await controller.start())
     }
 
@@ -72,8 +72,10 @@ import Transport
     @Test func advertiseScanConnectDisconnect() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let (peripheral, peripheralInfo) = try await Self.open(bench.transports[0])
-        let (central, centralInfo) = try await Self.open(bench.transports[1])
+        let captures = CaptureFiles(names: ["swift-att-link-layer-peripheral", "swift-att-link-layer-central"])
+        defer { captures.remove() }
+        let (peripheral, peripheralInfo) = try await Self.open(bench.transports[0], capture: captures.paths[0])
+        let (central, centralInfo) = try await Self.open(bench.transports[1], capture: captures.paths[1])
         try await Self.advertise(peripheral, data: try Self.advertisingData())
 
         // Scan: the report carries the advertiser's random address and our AD intact.
@@ -121,5 +123,19 @@ import Transport
         #expect(peripheralReason == .remoteUserTerminatedConnection)
         await central.close()
         await peripheral.close()
+
+        // The --btsnoop captures of both sides hold the whole exchange and decode fully.
+        let centralCapture = try captures.decoded(1)
+        #expect(centralCapture.commands.contains("LE Set Scan Enable"))
+        #expect(centralCapture.commands.contains("LE Create Connection"))
+        #expect(centralCapture.commands.contains("Disconnect"))
+        #expect(centralCapture.events.contains("LE Advertising Report"))
+        #expect(centralCapture.events.contains("LE Connection Complete"))
+        #expect(centralCapture.events.contains("Disconnection Complete"))
+        let peripheralCapture = try captures.decoded(0)
+        #expect(peripheralCapture.commands.contains("LE Set Advertising Data"))
+        #expect(peripheralCapture.commands.contains("LE Set Advertising Enable"))
+        #expect(peripheralCapture.events.contains("LE Connection Complete"))
+        captures.keepAsFixtures()
     }
 }
