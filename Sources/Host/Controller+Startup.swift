@@ -59,6 +59,7 @@ extension Controller {
             publicAddress: publicAddress, randomAddress: random,
             aclBufferLength: length, aclBufferCount: count)
         await configureACL(bufferCount: count, bufferLength: length)
+        remember(info)
         return info
     }
 

@@ -1,4 +1,5 @@
 import HCI
+import Synchronization
 import Transport
 
 /// A controller reached through a transport, driven by its own event loop.
@@ -14,6 +15,12 @@ public final class Controller: Sendable {
     let loop: HostLoop
     /// The transport the user named, for messages.
     public let transportName: String
+    private let learned = Mutex<ControllerInfo?>(nil)
+
+    /// What `start()` learned; `nil` before it has run.
+    public var info: ControllerInfo? { learned.withLock { $0 } }
+
+    func remember(_ info: ControllerInfo) { learned.withLock { $0 = info } }
 
     private init(loop: HostLoop, transportName: String) {
         self.loop = loop

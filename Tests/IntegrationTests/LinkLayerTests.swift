@@ -26,12 +26,10 @@ import Transport
         return (controller, try await controller.start())
     }
 
-    /// Starts legacy connectable advertising (the bench's controllers list no extended
-    /// commands, BENCH.md quirk 8).
+    /// Starts connectable advertising with the commands the controller supports (legacy
+    /// here: the bench's controllers list no extended commands, BENCH.md quirk 8).
     static func advertise(_ controller: Controller, data: AdvertisingData) async throws {
-        _ = try await controller.send(LESetAdvertisingParameters(advertisingIntervalMin: 0x20, advertisingIntervalMax: 0x20))
-        _ = try await controller.send(LESetAdvertisingData(advertisingData: data.encoded()[...]))
-        _ = try await controller.send(LESetAdvertisingEnable(advertisingEnable: true))
+        try await controller.startAdvertising(data: data.encoded(), interval: .milliseconds(20))
     }
 
     /// Every advertising report as (address, data), legacy or extended (quirk 5).
@@ -80,13 +78,14 @@ import Transport
 
         // Scan: the report carries the advertiser's random address and our AD intact.
         let scanEvents = central.events()
-        _ = try await central.send(LESetScanParameters(scanType: .active, scanInterval: 0x30, scanWindow: 0x30))
-        _ = try await central.send(LESetScanEnable(scanEnable: true, filterDuplicates: false))
+        try await central.startScanning(active: true)
         let target = peripheralInfo.randomAddress
-        let data = try await first("an advertising report from \(target)", in: scanEvents) { event in
-            Self.reports(event).first { $0.0 == target }?.1
+        let report = try await first("an advertising report from \(target)", in: scanEvents) { event in
+            AdvertisingReport.reports(in: event).first { $0.address == target && !$0.isScanResponse }
         }
-        _ = try await central.send(LESetScanEnable(scanEnable: false))
+        try await central.stopScanning()
+        #expect(report.isConnectable)
+        let data = report.data
         let decoded = try AdvertisingData(parsing: data)
         #expect(decoded.localName?.name == Self.name)
         #expect(decoded.localName?.isComplete == true)
@@ -96,9 +95,7 @@ import Transport
         // Connect: both sides report the connection with the other's address and role.
         let peripheralEvents = peripheral.events()
         let centralEvents = central.events()
-        _ = try await central.send(LECreateConnection(
-            scanInterval: 0x30, scanWindow: 0x30, peerAddress: target,
-            connectionParameters: LEConnectionParameters(intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 200)))
+        try await central.createConnection(to: target)
         let onCentral = try await first("LE Connection Complete on the central", in: centralEvents, Self.connectionComplete)
         let onPeripheral = try await first("LE Connection Complete on the peripheral", in: peripheralEvents, Self.connectionComplete)
         #expect(onCentral.role == .central)
