@@ -1,7 +1,7 @@
 import ATT
 import ATTJSON
 
-/// `swift-att decode att <hex> [--json]`.
+/// `swift-att decode att <hex> [--json]`; `decode ad` goes on to `DecodeADCommand`.
 enum DecodeCommand {
     static func run(_ arguments: [String]) throws(CommandError) -> Int32 {
         let args = try Arguments(arguments, flags: ["--json"], command: "decode")
@@ -10,10 +10,13 @@ enum DecodeCommand {
             return 0
         }
         guard let proto = args.positionals.first else {
-            throw .usage("decode: missing protocol: 'att' (see 'swift-att decode --help')")
+            throw .usage("decode: missing protocol: 'att' or 'ad' (see 'swift-att decode --help')")
         }
-        guard proto == "att" else {
-            throw .usage("decode: unknown protocol '\(proto)'; only 'att' is supported (see 'swift-att decode --help')")
+        switch proto {
+        case "att": break
+        case "ad": return try DecodeADCommand.run(args)
+        default:
+            throw .usage("decode: unknown protocol '\(proto)'; 'att' or 'ad' (see 'swift-att decode --help')")
         }
         let hexArguments = args.positionals.dropFirst()
         guard !hexArguments.isEmpty else {

@@ -7,11 +7,13 @@ enum Usage {
 
         COMMANDS:
           decode att <hex> [--json]   Decode an ATT PDU and print its fields, or its JSON form.
+          decode ad <hex> [--json]    Decode advertising or scan response data, structure by structure.
           encode att <json>           Encode an ATT PDU from its JSON form; print its bytes in hex.
           dump <file.btsnoop>         Print a btsnoop capture decoded: HCI, L2CAP and ATT.
+          info [--transport T]        Reset a controller and print what it is and supports.
           help [<command>]            Show this help, or a command's help.
 
-          Give '-' instead of <hex> or <json> to read standard input, one PDU per line.
+          Give '-' instead of <hex> or <json> to read standard input, one PDU or payload per line.
 
         OPTIONS:
           -h, --help                  Show help.
@@ -20,26 +22,35 @@ enum Usage {
         EXAMPLES:
           swift-att decode att 10 01 00 ff ff 00 28
           swift-att decode att 0a1700 --json
+          swift-att decode ad 0201060303aafe0e16aafe10ec016578616d706c6500
           swift-att encode att '{"opcode":10,"handle":23}'
           swift-att decode att - --json < pdus.txt | swift-att encode att -
         """
 
     static let decode = """
         USAGE: swift-att decode att <hex> [--json]
+               swift-att decode ad <hex> [--json]
 
-        Decodes one ATT PDU (opcode first, as carried on L2CAP channel 0x0004) and prints
-        its name, opcode and fields.
+        'att' decodes one ATT PDU (opcode first, as carried on L2CAP channel 0x0004) and
+        prints its name, opcode and fields.
+
+        'ad' decodes advertising or scan response data (legacy up to 31 bytes, extended up
+        to 1650) and prints one line per AD structure: its type and decoded value (flags,
+        service UUIDs, names, Tx power, appearance, service and manufacturer data...), with
+        iBeacon and Eddystone frames decoded below their structure and any padding noted.
 
         ARGUMENTS:
-          <hex>       The PDU's bytes: 0a1700, "0a 17 00", 0a:17:00 or 0x0a1700.
-                      '-' reads standard input: one PDU per line; blank lines and lines
-                      starting with '#' are skipped.
+          <hex>       The bytes: 0a1700, "0a 17 00", 0a:17:00 or 0x0a1700.
+                      '-' reads standard input: one PDU or payload per line; blank lines
+                      and lines starting with '#' are skipped.
 
         OPTIONS:
-          --json      Print the JSON form instead (one object per line), as 'encode' reads it.
+          --json      Print the JSON form instead (one object per line): for 'att' the form
+                      'encode' reads; for 'ad' the form of Fixtures/advertising/README.md.
           -h, --help  Show this help.
 
-        Exits 0 on success, 1 if any input is not a valid PDU, 2 on a usage error.
+        Exits 0 on success, 1 if any input is not valid (bad hex, a malformed PDU or AD
+        structure, named with its byte offset), 2 on a usage error.
         """
 
     static let encode = """
@@ -70,6 +81,22 @@ enum Usage {
         Exits 0 on success, 1 if the file cannot be read or is not a valid capture.
         """
 
+    static let info = """
+        USAGE: swift-att info [--transport <transport>] [--btsnoop <file>] [--json]
+
+        Opens a controller, runs swift-att's start-up sequence (reset, read version,
+        supported commands and features, addresses and buffer sizes, set the event masks
+        and a static random address) and prints what it learned.
+
+        OPTIONS:
+          --transport <t>   hci0 (default; or $SWIFT_ATT_TRANSPORT), serial:/dev/ttyUSB0[@BAUD][,rtscts],
+                            tcp:HOST:PORT, tcp-server:HOST:PORT
+          --btsnoop <file>  Write every HCI packet to a btsnoop capture (Wireshark, swift-att dump).
+          --json            Print one JSON object instead.
+
+        Exits 0 on success, 2 on a usage error, 3 if the controller or transport fails.
+        """
+
     /// `swift-att help [command]`.
     static func help(for arguments: [String]) throws(CommandError) -> Int32 {
         switch arguments.first {
@@ -77,6 +104,7 @@ enum Usage {
         case "decode": Output.print(decode)
         case "encode": Output.print(encode)
         case "dump": Output.print(dump)
+        case "info": Output.print(info)
         case "help": Output.print(main)
         case let other?: throw .usage("no help for unknown command '\(other)' (see 'swift-att --help')")
         }
