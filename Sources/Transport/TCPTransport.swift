@@ -1,6 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// The socket constants come through the libbluetooth module too: it includes
+// <sys/socket.h>, and in optimised builds that header's declarations belong to it.
+import CBluetooth
 
 /// H4 over TCP, the way Bumble's virtual controllers (and `btproxy`) are reached.
 public enum TCPTransport {
