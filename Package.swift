@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ATT", targets: ["ATT"]),
         .library(name: "ATTJSON", targets: ["ATTJSON"]),
         .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "Advertising", targets: ["Advertising"]),
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
     ],
@@ -20,14 +21,23 @@ let package = Package(
         // The JSON form of ATT PDUs (Fixtures/att/README.md): the standard library only.
         .target(name: "ATTJSON", dependencies: ["ATT", "BluetoothCore"]),
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        .target(name: "Advertising", dependencies: ["BluetoothCore"]),
+
+        // Transports: byte pipes to a controller. libbluetooth (libbluetooth-dev) for hci0.
+        .systemLibrary(
+            name: "CBluetooth",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        .target(name: "Transport", dependencies: ["HCI", "CBluetooth"]),
 
         // Protocol layers above the codecs.
         .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
+        .target(name: "Host", dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport"]),
 
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
             name: "swift-att",
-            dependencies: ["BluetoothCore", "ATT", "ATTJSON"]
+            dependencies: ["BluetoothCore", "ATT", "ATTJSON", "HCI", "L2CAP", "Transport", "Host", "Advertising"]
         ),
 
         // Benchmarks: release-built executables that print tables.
@@ -42,17 +52,31 @@ let package = Package(
         ),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
+        .testTarget(name: "AdvertisingTests", dependencies: ["Advertising", "BluetoothCore"]),
         .testTarget(
             name: "ATTTests",
-            dependencies: ["ATT", "BluetoothCore"]
+            dependencies: ["ATT", "ATTJSON", "BluetoothCore", "HeapProbe"]
+        ),
+        // glibc mallinfo2() for ATTTests' zero-allocation checks (<malloc.h> is not in Glibc).
+        .target(name: "HeapProbe", path: "Tests/HeapProbe"),
+        .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
+        // Starts Bumble's virtual controllers and Bumble peers for tests (Tests/bench).
+        .target(name: "BenchSupport", path: "Tests/BenchSupport"),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "CBluetooth", "PseudoTerminal"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "HCI"]),
+        .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["BluetoothCore", "HCI", "Host", "Transport", "Advertising", "BenchSupport"]
         ),
         .testTarget(
             name: "CaptureTests",
             dependencies: ["ATT", "HCI", "L2CAP"]
         ),
         .testTarget(name: "ATTJSONTests", dependencies: ["ATTJSON", "ATT", "BluetoothCore"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "BluetoothCore"]),
         // Runs the built swift-att binary as a subprocess.
-        .testTarget(name: "CommandLineTests", dependencies: ["swift-att"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
