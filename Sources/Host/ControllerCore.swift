@@ -23,8 +23,10 @@ final class ControllerCore {
     var recombiner = L2CAPRecombiner()
     private var eventListeners: [Int: AsyncStream<HCIEvent>.Continuation] = [:]
     private var nextListener = 0
-    /// Receives every complete inbound L2CAP frame (set by the layers above).
-    var frameHandler: ((L2CAPFrame) -> Void)?
+    /// Live connections by handle.
+    private(set) var connections: [UInt16: ConnectionState] = [:]
+    /// Receives inbound ATT frames (channel 0x0004), once the layers above attach.
+    var attributeFrameHandler: ((L2CAPFrame) -> Void)?
     /// Receives every inbound and outbound packet (btsnoop capture).
     var packetObserver: ((HCIPacket, _ outbound: Bool) -> Void)?
     /// Reasons inbound ACL was dropped, most recent last (bounded), for diagnostics.
@@ -143,7 +145,12 @@ final class ControllerCore {
             let ready = flow.dequeue()
             acl = flow
             for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+        case .leMeta:
+            if let established = ConnectionState.established(by: event) {
+                connections[established.handle] = ConnectionState(handle: established.handle, role: established.role, peerAddress: established.peer)
+            }
         case let .disconnectionComplete(disconnection):
+            connections[disconnection.connectionHandle] = nil
             recombiner.reset(handle: disconnection.connectionHandle)
             guard var flow = acl else { return }
             flow.disconnected(disconnection.connectionHandle)
@@ -162,7 +169,36 @@ final class ControllerCore {
             droppedFrames.append(dropped)
             if droppedFrames.count > 64 { droppedFrames.removeFirst() }
         }
-        if let frame = outcome.frame { frameHandler?(frame) }
+        if let frame = outcome.frame { route(frame) }
+    }
+
+    /// Fixed channels (Core 5.4 Vol 3 Part A §2.1): ATT to the layers above; LE
+    /// signaling and SMP answered here; anything else on a fixed channel is ignored.
+    private func route(_ frame: L2CAPFrame) {
+        switch frame.channel {
+        case L2CAPChannelIdentifier.attribute:
+            attributeFrameHandler?(frame)
+        case L2CAPChannelIdentifier.leSignaling:
+            let isCentral = connections[frame.connectionHandle]?.role == .central
+            let outcome = LESignalingResponder.handle(frame.payload, isCentral: isCentral)
+            if let reply = outcome.reply {
+                sendFrame(channel: L2CAPChannelIdentifier.leSignaling, payload: reply, handle: frame.connectionHandle)
+            }
+            if let parameters = outcome.acceptedParameters {
+                let update = LEConnectionUpdate(
+                    connectionHandle: frame.connectionHandle,
+                    connectionParameters: LEConnectionParameters(
+                        intervalMin: parameters.intervalMin, intervalMax: parameters.intervalMax,
+                        maxLatency: parameters.peripheralLatency, supervisionTimeout: parameters.timeoutMultiplier))
+                sendCommand(update.packet, timeout: .seconds(3)) { _ in }
+            }
+        case L2CAPChannelIdentifier.securityManager:
+            if let reply = SecurityManagerResponder.handle(frame.payload) {
+                sendFrame(channel: L2CAPChannelIdentifier.securityManager, payload: reply, handle: frame.connectionHandle)
+            }
+        default:
+            break
+        }
     }
 
     // MARK: Output and shutdown

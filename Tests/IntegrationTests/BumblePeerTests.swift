@@ -71,3 +71,45 @@ import Transport
         await controller.close()
     }
 }
+
+/// The fixed channels swift-att answers itself, exercised by Bumble's host.
+@Suite(.serialized) struct FixedChannelTests {
+    /// A Bumble peripheral asks swift-att (central) for new parameters over LE
+    /// signaling; swift-att accepts them, sends LE Connection Update, and both sides see
+    /// the new interval (Bumble reports it in ms: 50 ms = 40 × 1.25 ms).
+    @Test func connectionParameterUpdateAndPairingNotSupported() async throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let peer = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:03",
+                                  arguments: ["advertise", "--name", "bumble-signaling"])
+        defer { peer.stop() }
+        let ready = try peer.next("ready")
+        let address = try #require(BluetoothAddress(ready["address"] as? String ?? "", kind: .random))
+        let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[1]))
+        _ = try await controller.start()
+        let events = controller.events()
+        try await controller.createConnection(to: address)
+        let connection = try await first("LE Connection Complete", in: events, LinkLayerTests.connectionComplete)
+        _ = try peer.next("connected")
+
+        let updates = controller.events()
+        peer.send("update-parameters")
+        let interval = try await first("LE Connection Update Complete", in: updates) { event -> UInt16? in
+            if case let .leMeta(.connectionUpdateComplete(u)) = event, u.status.isSuccess { return u.connectionInterval }
+            return nil
+        }
+        #expect((24...40).contains(interval))
+        let parameters = try peer.next("parameters")
+        #expect(parameters["timeout"] as? Double == 4000)
+
+        // As a peripheral Bumble pairs by sending a Security Request, which swift-att
+        // (no pairing yet) answers with Pairing Failed, reason Pairing Not Supported.
+        peer.send("pair")
+        let failed = try peer.next("pairing-failed", timeout: .seconds(20))
+        #expect(failed["message"] as? String == "ProtocolError(smp/PAIRING_NOT_SUPPORTED [0x5])")
+
+        _ = try await controller.send(Disconnect(connectionHandle: connection.handle))
+        _ = try peer.next("disconnected")
+        await controller.close()
+    }
+}

@@ -55,6 +55,9 @@ async def advertise(device, args):
     def on_connection(connection):
         connections.append(connection)
         connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
+        connection.on('connection_parameters_update', lambda: emit(
+            event='parameters', interval=connection.parameters.connection_interval,
+            latency=connection.parameters.peripheral_latency, timeout=connection.parameters.supervision_timeout))
         emit(event='connected', peer=str(connection.peer_address).split('/')[0], role='peripheral')
 
     device.on('connection', on_connection)
@@ -65,7 +68,25 @@ async def advertise(device, args):
         for connection in connections:
             await connection.disconnect()
 
-    await commands({'disconnect': disconnect})
+    async def update_parameters():
+        # The peripheral asks over L2CAP LE signaling (Connection Parameter Update Request):
+        # 30-50 ms interval, no latency, 4 s supervision timeout.
+        for connection in connections:
+            try:
+                await connection.update_parameters(30, 50, 0, 4000, use_l2cap=True)
+                emit(event='update-requested')
+            except Exception as error:  # report, keep serving
+                emit(event='update-failed', error=str(error))
+
+    async def pair():
+        for connection in connections:
+            try:
+                await connection.pair()
+                emit(event='paired')
+            except Exception as error:
+                emit(event='pairing-failed', error=type(error).__name__, message=str(error))
+
+    await commands({'disconnect': disconnect, 'update-parameters': update_parameters, 'pair': pair})
 
 
 async def scan(device, args):
