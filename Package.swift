@@ -32,7 +32,8 @@ let package = Package(
 
         // Protocol layers above the codecs.
         .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
-        .target(name: "Host", dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport"]),
+        .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
+        .target(name: "Host", dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport", "ATT", "GATT"]),
 
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
@@ -64,10 +65,11 @@ let package = Package(
         .target(name: "BenchSupport", path: "Tests/BenchSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "CBluetooth", "PseudoTerminal"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "HCI"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore"]),
         .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BluetoothCore", "HCI", "Host", "Transport", "Advertising", "BenchSupport"]
+            dependencies: ["BluetoothCore", "HCI", "Host", "Transport", "Advertising", "BenchSupport", "GATT"]
         ),
         .testTarget(
             name: "CaptureTests",

@@ -1,3 +1,5 @@
+import ATT
+import GATT
 import HCI
 import L2CAP
 import Transport
@@ -25,8 +27,20 @@ final class ControllerCore {
     private var nextListener = 0
     /// Live connections by handle.
     private(set) var connections: [UInt16: ConnectionState] = [:]
-    /// Receives inbound ATT frames (channel 0x0004), once the layers above attach.
-    var attributeFrameHandler: ((L2CAPFrame) -> Void)?
+    /// The ATT bearer of each connection.
+    private(set) var links: [UInt16: AttributeLink] = [:]
+    /// The GATT server every connection's peer may query (GAP and GATT services at
+    /// least; a peripheral installs its own database).
+    var gattServer: GATTServer?
+    /// Receives what a peer's server sends our client (issue 5's GATT client attaches).
+    var clientHandler: ((UInt16, ATTBearer<Int>.Action) -> Void)?
+    private var peripheralListeners: [Int: AsyncStream<PeripheralEvent>.Continuation] = [:]
+    /// Set when `updateValue` refused for lack of room; cleared by `.readyToUpdate`.
+    private var waitingForRoom = false
+    /// ACL packets queued on one connection beyond which `updateValue` says "not now".
+    let transmitQueueLimit = 8
+    private var nextToken = 0
+    private var indicationTokens: [Int: (handle: UInt16, valueHandle: UInt16)] = [:]
     /// Receives every inbound and outbound packet (btsnoop capture).
     var packetObserver: ((HCIPacket, _ outbound: Bool) -> Void)?
     /// Reasons inbound ACL was dropped, most recent last (bounded), for diagnostics.
@@ -36,7 +50,9 @@ final class ControllerCore {
         self.transport = transport
     }
 
-    var nextDeadline: ContinuousClock.Instant? { commands.nextDeadline }
+    var nextDeadline: ContinuousClock.Instant? {
+        ([commands.nextDeadline] + links.values.map(\.bearer.nextDeadline)).compactMap { $0 }.min()
+    }
 
     // MARK: Commands
 
@@ -49,6 +65,9 @@ final class ControllerCore {
         let (outcomes, send) = commands.expire(now: now)
         deliver(outcomes)
         write(send)
+        for link in links.values where link.bearer.nextDeadline.map({ $0 <= now }) ?? false {
+            perform(link.bearer.expire(now: now), on: link)
+        }
     }
 
     private func deliver(_ outcomes: [HCICommandFlow<CommandCallback>.Outcome]) {
@@ -145,13 +164,16 @@ final class ControllerCore {
             let ready = flow.dequeue()
             acl = flow
             for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+            signalRoomIfWaiting()
         case .leMeta:
             if let established = ConnectionState.established(by: event) {
                 connections[established.handle] = ConnectionState(handle: established.handle, role: established.role, peerAddress: established.peer)
+                attach(established.handle, peer: established.peer)
             }
         case let .disconnectionComplete(disconnection):
             connections[disconnection.connectionHandle] = nil
             recombiner.reset(handle: disconnection.connectionHandle)
+            detach(disconnection.connectionHandle, reason: disconnection.reason)
             guard var flow = acl else { return }
             flow.disconnected(disconnection.connectionHandle)
             let ready = flow.dequeue()
@@ -177,7 +199,8 @@ final class ControllerCore {
     private func route(_ frame: L2CAPFrame) {
         switch frame.channel {
         case L2CAPChannelIdentifier.attribute:
-            attributeFrameHandler?(frame)
+            guard let link = links[frame.connectionHandle] else { return }
+            perform(link.bearer.receive(frame.payload, now: .now), on: link)
         case L2CAPChannelIdentifier.leSignaling:
             let isCentral = connections[frame.connectionHandle]?.role == .central
             let outcome = LESignalingResponder.handle(frame.payload, isCentral: isCentral)
@@ -219,6 +242,144 @@ final class ControllerCore {
         stopReason = reason
     }
 
+    // MARK: ATT and the GATT server
+
+    /// A new connection gets its bearer and is announced to the server and listeners.
+    private func attach(_ handle: UInt16, peer: BluetoothAddress) {
+        let link = AttributeLink(handle: handle, receiveMTU: 517)
+        links[handle] = link
+        emit(.connected(handle, peer))
+        for pdu in gattServer?.connect(link.connectionID) ?? [] { push(pdu, on: link) }
+    }
+
+    /// The connection is gone: everything pending on its bearer fails with the reason,
+    /// the server forgets its state (keeping bonded peers'), listeners hear of it.
+    private func detach(_ handle: UInt16, reason: HCIStatus) {
+        guard let link = links.removeValue(forKey: handle) else { return }
+        let cause = ATTBearerError.DisconnectReason(code: reason.rawValue, name: reason.name)
+        perform(link.bearer.close(reason: cause), on: link)
+        gattServer?.disconnect(link.connectionID)
+        emit(.disconnected(handle, reason))
+    }
+
+    /// Carries out what a bearer asked for, in order.
+    private func perform(_ actions: [ATTBearer<Int>.Action], on link: AttributeLink) {
+        for action in actions {
+            switch action {
+            case let .send(pdu):
+                sendFrame(channel: L2CAPChannelIdentifier.attribute, payload: pdu, handle: link.handle)
+            case let .serve(pdu):
+                serve(pdu, on: link)
+            case let .mtuChanged(mtu):
+                gattServer?.setMTU(mtu, for: link.connectionID)
+                emit(.mtuChanged(link.handle, mtu))
+            case let .indicationConfirmed(token):
+                if let sent = indicationTokens.removeValue(forKey: token) {
+                    gattServer?.indicationConfirmed(valueHandle: sent.valueHandle, by: link.connectionID)
+                    emit(.indicationConfirmed(sent.handle, sent.valueHandle))
+                }
+            case let .indicationFailed(token, _):
+                indicationTokens[token] = nil
+            case .closed:
+                // Core 5.4 Vol 3 Part F §3.3.3: after a transaction timeout no more ATT on
+                // this link; swift-att ends the link.
+                sendCommand(Disconnect(connectionHandle: link.handle).packet, timeout: .seconds(3)) { _ in }
+            case .dropped:
+                break
+            case .response, .requestFailed, .notification, .indication:
+                clientHandler?(link.handle, action)
+            }
+        }
+    }
+
+    /// A request or command for our GATT server; requests get exactly one response.
+    private func serve(_ pdu: ATTPDU, on link: AttributeLink) {
+        let response: ATTPDU?
+        if let server = gattServer {
+            response = server.handle(pdu, from: link.connectionID, mtu: link.bearer.mtu)
+        } else {
+            response = .errorResponse(ErrorResponse(requestOpcode: pdu.opcode, handle: 0, errorCode: .requestNotSupported))
+        }
+        guard pdu.opcode.kind == .request, let response else { return }
+        do throws(ATTBearerError) {
+            perform(try link.bearer.respond(response), on: link)
+        } catch {
+            // The bearer refused (closed, or the response exceeds ATT_MTU): nothing to send.
+        }
+    }
+
+    /// Sends a notification now, or queues an indication behind the one awaiting
+    /// confirmation. False when the bearer refused it (closed, queue full, too long).
+    @discardableResult
+    private func push(_ pdu: ATTPDU, on link: AttributeLink) -> Bool {
+        do throws(ATTBearerError) {
+            if case let .handleValueIndication(indication) = pdu {
+                nextToken += 1
+                indicationTokens[nextToken] = (link.handle, indication.handle)
+                perform(try link.bearer.indicate(indication, token: nextToken, now: .now), on: link)
+            } else {
+                perform(try link.bearer.send(pdu), on: link)
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Installs the database a peripheral serves; connections already up start over
+    /// with it.
+    func install(_ server: GATTServer) {
+        server.onSubscriptionChange = { [weak self] change in self?.emit(.subscriptionChanged(change)) }
+        gattServer = server
+        for link in links.values {
+            for pdu in server.connect(link.connectionID, mtu: link.bearer.mtu) { push(pdu, on: link) }
+        }
+    }
+
+    /// Notifies or indicates `value` to every subscriber of `characteristic`. False,
+    /// with nothing sent, when a subscriber's transmit queue is full: wait for
+    /// `.readyToUpdate`, then try again (the stream flow of seed 000).
+    func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) -> Bool {
+        guard let server = gattServer else { return false }
+        let crowded = server.subscribers(of: characteristic).contains { id in
+            (acl?.queuedCount(on: id.rawValue) ?? 0) >= transmitQueueLimit
+        }
+        if crowded {
+            waitingForRoom = true
+            return false
+        }
+        var sentAll = true
+        for (id, pdu) in server.update(characteristic, value: value) {
+            guard let link = links[id.rawValue] else { continue }
+            sentAll = push(pdu, on: link) && sentAll
+        }
+        if !sentAll { waitingForRoom = true }
+        return sentAll
+    }
+
+    private func signalRoomIfWaiting() {
+        guard waitingForRoom, let flow = acl else { return }
+        if links.keys.allSatisfy({ flow.queuedCount(on: $0) < transmitQueueLimit }) {
+            waitingForRoom = false
+            emit(.readyToUpdate)
+        }
+    }
+
+    func addPeripheralListener(_ continuation: AsyncStream<PeripheralEvent>.Continuation) -> Int {
+        let id = nextListener
+        nextListener += 1
+        peripheralListeners[id] = continuation
+        return id
+    }
+
+    func removePeripheralListener(_ id: Int) {
+        peripheralListeners[id] = nil
+    }
+
+    private func emit(_ event: PeripheralEvent) {
+        for listener in peripheralListeners.values { listener.yield(event) }
+    }
+
     /// Ends the loop: fails every pending command, finishes every listener, closes the
     /// transport.
     func shutdown(_ reason: HCIError) {
@@ -227,6 +388,8 @@ final class ControllerCore {
         for callback in commands.cancelAll() { callback(.failure(reason)) }
         for listener in eventListeners.values { listener.finish() }
         eventListeners.removeAll()
+        for listener in peripheralListeners.values { listener.finish() }
+        peripheralListeners.removeAll()
         transport.close()
     }
 }

@@ -108,6 +108,58 @@ async def scan(device, args):
     await commands({})
 
 
+async def central(device, args):
+    """Connects to --target as a GATT client: exchanges MTU, discovers everything,
+    reads, writes and subscribes as asked, and reports each step."""
+    from bumble.device import Peer
+    target = Address(args.target, Address.RANDOM_DEVICE_ADDRESS)
+    connection = await device.connect(target, timeout=15)
+    connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
+    emit(event='connected', peer=args.target)
+    peer = Peer(connection)
+    if args.mtu:
+        emit(event='mtu', mtu=await peer.request_mtu(args.mtu))
+    await peer.discover_services()
+    characteristics = {}
+    for service in peer.services:
+        emit(event='service', uuid=service.uuid.to_hex_str(), start=service.handle, end=service.end_group_handle)
+        await service.discover_characteristics()
+        for characteristic in service.characteristics:
+            await characteristic.discover_descriptors()
+            characteristics.setdefault(characteristic.uuid.to_hex_str(), characteristic)
+            emit(event='characteristic', service=service.uuid.to_hex_str(), uuid=characteristic.uuid.to_hex_str(),
+                 handle=characteristic.handle, properties=int(characteristic.properties),
+                 descriptors=[(d.type.to_hex_str(), d.handle) for d in characteristic.descriptors])
+    emit(event='discovered', count=len(characteristics))
+
+    def find(uuid):
+        return characteristics.get(uuid.upper()) or characteristics.get(uuid.replace('-', '').upper())
+
+    for uuid in args.read:
+        try:
+            value = await find(uuid).read_value()
+            emit(event='read', uuid=uuid, value=bytes(value).hex())
+        except Exception as error:
+            emit(event='read-failed', uuid=uuid, error=str(error))
+    for item in args.write:
+        uuid, hexvalue = item.split('=')
+        try:
+            await find(uuid).write_value(bytes.fromhex(hexvalue), with_response=True)
+            emit(event='written', uuid=uuid)
+        except Exception as error:
+            emit(event='write-failed', uuid=uuid, error=str(error))
+    for uuid in args.subscribe:
+        def received(value, uuid=uuid):
+            emit(event='notification', uuid=uuid, value=bytes(value).hex())
+        await find(uuid).subscribe(received, prefer_notify=not args.indicate)
+        emit(event='subscribed', uuid=uuid)
+
+    async def disconnect():
+        await connection.disconnect()
+
+    await commands({'disconnect': disconnect})
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--port', type=int, required=True)
@@ -118,13 +170,20 @@ async def main():
     a.add_argument('--name', required=True)
     a.add_argument('--service', action='append', default=[])
     sub.add_parser('scan')
+    c = sub.add_parser('central')
+    c.add_argument('--target', required=True)
+    c.add_argument('--mtu', type=int, default=0)
+    c.add_argument('--read', action='append', default=[])
+    c.add_argument('--write', action='append', default=[], help='UUID=HEX')
+    c.add_argument('--subscribe', action='append', default=[])
+    c.add_argument('--indicate', action='store_true', help='prefer indications when subscribing')
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
 
     async with await open_transport(f'tcp-client:127.0.0.1:{args.port}') as (source, sink):
         device = Device.with_hci('bumble-peer', Address(args.address, Address.RANDOM_DEVICE_ADDRESS), source, sink)
         await device.power_on()
-        role = advertise if args.role == 'advertise' else scan
+        role = {'advertise': advertise, 'scan': scan, 'central': central}[args.role]
         try:
             await asyncio.wait_for(role(device, args), args.duration)
         except asyncio.TimeoutError:

@@ -26,6 +26,9 @@ public struct ACLFlow: Sendable {
     /// Packets waiting for a buffer, over all connections.
     public var queuedCount: Int { queues.values.reduce(0) { $0 + $1.count } }
 
+    /// Packets of `handle` waiting for a buffer.
+    public func queuedCount(on handle: UInt16) -> Int { queues[handle]?.count ?? 0 }
+
     /// Packets sent on `handle` and not yet completed.
     public func inFlight(on handle: UInt16) -> Int { inFlight[handle] ?? 0 }
 

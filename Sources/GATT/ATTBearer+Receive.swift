@@ -1,0 +1,141 @@
+import ATT
+
+extension ATTBearer {
+    /// Handles one PDU from L2CAP channel 0x0004, classified by its opcode's kind
+    /// (Core 5.4 Vol 3 Part F §3.3.1, §3.4.9). A closed bearer ignores everything.
+    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [Action] {
+        guard case .open = lifecycle else { return [] }
+        guard let first = pdu.first else { return [.dropped(.malformedPDU(.empty))] }
+        let opcode = ATTOpcode(first)
+        switch opcode.kind {
+        case .request: return receiveRequest(pdu, opcode: opcode, now: now)
+        case .command: return receiveCommand(pdu)
+        case .response: return receiveResponse(pdu, opcode: opcode, now: now)
+        case .notification: return receiveNotification(pdu, opcode: opcode)
+        case .indication: return receiveIndication(pdu)
+        case .confirmation: return receiveConfirmation(pdu, opcode: opcode, now: now)
+        }
+    }
+
+    /// Handles one PDU held in an array.
+    public mutating func receive(_ pdu: [UInt8], now: ContinuousClock.Instant) -> [Action] {
+        receive(pdu[...], now: now)
+    }
+
+    /// A request from the peer: answered here when it is Exchange MTU, unknown or
+    /// malformed (§3.4.1.1), otherwise handed to the host to serve.
+    private mutating func receiveRequest(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant) -> [Action] {
+        if case .serving = server { return [.dropped(.requestBeforeResponse(opcode))] }
+        let pdu: ATTPDU
+        do throws(ATTDecodingError) {
+            pdu = try ATTPDU(parsing: bytes)
+        } catch .unknownOpcode {
+            return [errorResponse(opcode, handle: 0, .requestNotSupported)]
+        } catch .valueTooLong where opcode == .writeRequest || opcode == .prepareWriteRequest {
+            // Long enough to hold its handle, or it would have failed as truncated.
+            let handle = bytes.littleEndianUInt16(at: 1)
+            return [errorResponse(opcode, handle: handle, .invalidAttributeValueLength)]
+        } catch {
+            return [errorResponse(opcode, handle: 0, .invalidPDU)]
+        }
+        if case let .exchangeMTURequest(exchange) = pdu { return answerMTUExchange(exchange) }
+        server = .serving(request: opcode, deadline: now + transactionTimeout)
+        return [.serve(pdu)]
+    }
+
+    /// The peer's Exchange MTU Request: answered with `receiveMTU`, then ATT_MTU applied
+    /// (§3.4.2.2: after the response is sent). A second one gets Request Not Supported.
+    private mutating func answerMTUExchange(_ request: ExchangeMTURequest) -> [Action] {
+        guard !answeredMTUExchange else {
+            return [errorResponse(ExchangeMTURequest.opcode, handle: 0, .requestNotSupported)]
+        }
+        answeredMTUExchange = true
+        let response = ExchangeMTUResponse(serverRxMTU: UInt16(receiveMTU))
+        return [.send(response.encoded())] + learnPeerReceiveMTU(request.clientRxMTU)
+    }
+
+    private func errorResponse(_ request: ATTOpcode, handle: UInt16, _ code: ATTErrorCode) -> Action {
+        .send(ErrorResponse(requestOpcode: request, handle: handle, errorCode: code).encoded())
+    }
+
+    /// A command from the peer: served without an answer; one that is unknown or does not
+    /// decode is ignored (§3.3.1: the Command flag means no response, ever).
+    private func receiveCommand(_ bytes: ArraySlice<UInt8>) -> [Action] {
+        do throws(ATTDecodingError) {
+            return [.serve(try ATTPDU(parsing: bytes))]
+        } catch {
+            return [.dropped(.malformedPDU(error))]
+        }
+    }
+
+    /// A response from the peer: completes the outstanding request if it answers it.
+    private mutating func receiveResponse(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant) -> [Action] {
+        guard case let .awaitingResponse(outstanding) = client,
+              Self.answers(bytes, opcode: opcode, request: outstanding.opcode)
+        else { return [.dropped(.unexpectedResponse(opcode))] }
+        client = .idle
+        var actions: [Action] = []
+        do throws(ATTDecodingError) {
+            let pdu = try ATTPDU(parsing: bytes)
+            if case let .exchangeMTUResponse(exchange) = pdu {
+                actions += learnPeerReceiveMTU(exchange.serverRxMTU)
+            }
+            actions.append(.response(outstanding.token, pdu))
+        } catch {
+            actions.append(.requestFailed(outstanding.token, .malformedResponse(error)))
+        }
+        return actions + sendNextRequest(now: now)
+    }
+
+    /// Whether a response PDU answers `request` (§3.4.9): the request's own response
+    /// opcode, or an Error Response whose Request Opcode In Error names it. An Error
+    /// Response too short to name any request answers the one outstanding, as only one
+    /// can be.
+    private static func answers(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, request: ATTOpcode) -> Bool {
+        if opcode == .errorResponse {
+            return bytes.count < 2 || bytes[bytes.startIndex + 1] == request.rawValue
+        }
+        return opcode.rawValue == request.rawValue &+ 1
+    }
+
+    /// A Handle Value Notification or Multiple Handle Value Notification (§3.4.7.1, §3.4.7.4).
+    private func receiveNotification(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode) -> [Action] {
+        do throws(ATTDecodingError) {
+            if opcode == .handleValueNotification {
+                let notification = try HandleValueNotification(parsing: bytes)
+                return [.notification(handle: notification.handle, value: notification.value)]
+            }
+            let multiple = try MultipleHandleValueNotification(parsing: bytes)
+            return multiple.handleLengthValueTupleList.map { .notification(handle: $0.handle ?? 0, value: $0.value) }
+        } catch {
+            return [.dropped(.malformedPDU(error))]
+        }
+    }
+
+    /// A Handle Value Indication (§3.4.7.2): handed up, then confirmed (§3.4.7.3).
+    private func receiveIndication(_ bytes: ArraySlice<UInt8>) -> [Action] {
+        let confirmation = Action.send(HandleValueConfirmation().encoded())
+        do throws(ATTDecodingError) {
+            let indication = try HandleValueIndication(parsing: bytes)
+            return [.indication(handle: indication.handle, value: indication.value), confirmation]
+        } catch {
+            return [.dropped(.malformedPDU(error)), confirmation]
+        }
+    }
+
+    /// A Handle Value Confirmation: completes our outstanding indication.
+    private mutating func receiveConfirmation(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant) -> [Action] {
+        guard case let .awaitingConfirmation(outstanding) = indications else {
+            return [.dropped(.unexpectedResponse(opcode))]
+        }
+        indications = .idle
+        let outcome: Action
+        do throws(ATTDecodingError) {
+            _ = try HandleValueConfirmation(parsing: bytes)
+            outcome = .indicationConfirmed(outstanding.token)
+        } catch {
+            outcome = .indicationFailed(outstanding.token, .malformedResponse(error))
+        }
+        return [outcome] + sendNextIndication(now: now)
+    }
+}
