@@ -143,10 +143,12 @@ extension GATTServer {
     // MARK: Internals
 
     func push(_ entry: GATTDatabase.CharacteristicEntry, value: [UInt8], only: ConnectionID?) -> [(ConnectionID, ATTPDU)] {
-        setValue(value, at: entry.valueHandle)
         guard let index = database.index(of: entry.valueHandle) else { return [] }
         let readAccess = database.attributes[index].permissions.read
-        let value = value.prefix(ATTLimits.maximumAttributeValueLength)
+        // A value the server holds is pushed as stored (a fixed-length one keeps its
+        // other octets); a dynamic one as given.
+        let stored = setValue(value, at: entry.valueHandle) ? self.value(at: entry.valueHandle) : nil
+        let value = (stored ?? value).prefix(ATTLimits.maximumAttributeValueLength)
         var out: [(ConnectionID, ATTPDU)] = []
         for id in connections.keys.sorted() where only == nil || only == id {
             let s = state(id)

@@ -175,7 +175,8 @@ public final class GATTServer {
     // MARK: Requests
 
     /// Answers one PDU a client sent: the response, or `nil` when none is due (commands,
-    /// and PDUs that are not requests to a server). `mtu` is the bearer's ATT_MTU.
+    /// and PDUs that are not requests to a server). `mtu` is the bearer's ATT_MTU; the
+    /// server also keeps it for the connection's notifications, as `setMTU` does.
     ///
     /// Exchange MTU belongs to the bearer; if one arrives here it gets Request Not
     /// Supported. A connection the server was not told about is served with default
@@ -185,6 +186,7 @@ public final class GATTServer {
     public func handle(_ pdu: ATTPDU, from connection: ConnectionID, mtu: Int) -> ATTPDU? {
         if connections[connection] == nil { connect(connection) }
         let mtu = max(mtu, ATTLimits.defaultMTU)
+        connections[connection]?.mtu = mtu
         switch admission(of: pdu, from: connection) {
         case .proceed: break
         case .ignore: return nil

@@ -127,6 +127,22 @@ struct GATTServerWriteTests {
         #expect(server.value(of: c) == [1, 0, 0])
     }
 
+    @Test("Server Characteristic Configuration: one value for all clients, only the Broadcast bit")
+    func serverConfiguration() throws {
+        let c = GATTCharacteristic(uuid: BluetoothUUID(0xFFC1), properties: [.broadcast, .read], value: .bytes([0x01]))
+        let db = try GATTDatabase(services: [GATTService(uuid: BluetoothUUID(0xFFC0), characteristics: [c])],
+                                  genericAccess: nil, includesGenericAttributeService: false)
+        let server = GATTServer(database: db)
+        try server.expect([
+            Exchange(name: "initially off", request: "0a 0400", response: "0b 0000"),
+            Exchange(name: "Broadcast on", request: "12 0400 0100", response: "13"),
+            Exchange(name: "one octet", request: "12 0400 01", response: "01 12 0400 0d"),
+            Exchange(name: "reserved bits dropped", request: "12 0400 0380", response: "13"),
+        ])
+        #expect(try server.respond("0a 0400", from: 2) == "0b0100", "another client sees the same value")
+        #expect(server.value(at: 0x0004) == [0x01, 0x00])
+    }
+
     @Test("the application sets values the server holds")
     func setValue() throws {
         let f = try Fixtures.values()
