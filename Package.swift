@@ -33,12 +33,15 @@ let package = Package(
         // Protocol layers above the codecs.
         .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
         .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
-        .target(name: "Host", dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport", "ATT", "GATT"]),
+        .target(name: "Host", dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport", "ATT", "GATT", "Advertising"]),
+        // The seeds' profiles (heart rate, transfer, HC-08, light shield): databases,
+        // advertising and value codecs. The standard library only.
+        .target(name: "Profiles", dependencies: ["BluetoothCore", "ATT", "GATT", "Advertising"]),
 
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
             name: "swift-att",
-            dependencies: ["BluetoothCore", "ATT", "ATTJSON", "HCI", "L2CAP", "Transport", "Host", "Advertising"]
+            dependencies: ["BluetoothCore", "ATT", "ATTJSON", "HCI", "L2CAP", "Transport", "Host", "Advertising", "GATT", "Profiles"]
         ),
 
         // Benchmarks: release-built executables that print tables.
@@ -66,6 +69,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "CBluetooth", "PseudoTerminal"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "HCI"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore"]),
+        .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "GATT", "ATT", "Advertising", "BluetoothCore"]),
         .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),
         .testTarget(
             name: "IntegrationTests",

@@ -63,6 +63,21 @@ extension Controller {
         }
     }
 
+    /// The commands that start and stop scanning with these parameters, for a caller that
+    /// must order them with other scanners (`Central.scan`).
+    func scanningCommands(active: Bool, interval: UInt16, window: UInt16) throws(HCIError) -> (start: [HCICommandPacket], stop: [HCICommandPacket]) {
+        let info = try startedInfo("scan")
+        let type: LEScanType = active ? .active : .passive
+        if info.usesExtendedScanning {
+            return ([LESetExtendedScanParameters(le1M: .init(scanType: type, scanInterval: interval, scanWindow: window)).packet,
+                     LESetExtendedScanEnable(enable: true).packet],
+                    [LESetExtendedScanEnable(enable: false).packet])
+        }
+        return ([LESetScanParameters(scanType: type, scanInterval: interval, scanWindow: window).packet,
+                 LESetScanEnable(scanEnable: true).packet],
+                [LESetScanEnable(scanEnable: false).packet])
+    }
+
     public func stopScanning() async throws(HCIError) {
         let info = try startedInfo("stopScanning")
         if info.usesExtendedScanning {

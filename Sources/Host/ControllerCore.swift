@@ -242,6 +242,50 @@ final class ControllerCore {
         stopReason = reason
     }
 
+    // MARK: Shared scanning
+
+    /// How many scans are running; the controller scans while this is above zero.
+    private var scanUsers = 0
+
+    /// A scan begins: the first one starts the controller scanning. Jobs reach the loop
+    /// in order, so a stop for an ended scan can never overtake the start of the next.
+    func beginScan(_ start: [HCICommandPacket], completion: @escaping @Sendable (HCIError?) -> Void) {
+        scanUsers += 1
+        guard scanUsers == 1 else { return completion(nil) }
+        sendInOrder(start[...], completion: completion)
+    }
+
+    /// A scan ends: the last one stops the controller scanning.
+    func endScan(_ stop: [HCICommandPacket]) {
+        guard scanUsers > 0 else { return }
+        scanUsers -= 1
+        if scanUsers == 0 { sendInOrder(stop[...]) { _ in } }
+    }
+
+    /// Sends commands in order (the command flow keeps FIFO order) and reports the first
+    /// failure, or nil, once all are answered.
+    private func sendInOrder(_ packets: ArraySlice<HCICommandPacket>, completion: @escaping @Sendable (HCIError?) -> Void) {
+        guard !packets.isEmpty else { return completion(nil) }
+        let tally = CommandTally(count: packets.count, completion: completion)
+        for packet in packets {
+            sendCommand(packet, timeout: Controller.defaultCommandTimeout) { result in
+                switch result {
+                case let .failure(error): tally.answered(error)
+                case let .success(.status(status)) where !status.status.isSuccess:
+                    tally.answered(.commandFailed(packet.opcode, status.status))
+                case let .success(.complete(complete)):
+                    if let status = complete.status, !status.isSuccess {
+                        tally.answered(.commandFailed(packet.opcode, status))
+                    } else {
+                        tally.answered(nil)
+                    }
+                case .success:
+                    tally.answered(nil)
+                }
+            }
+        }
+    }
+
     // MARK: ATT and the GATT server
 
     /// A new connection gets its bearer and is announced to the server and listeners.

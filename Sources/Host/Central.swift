@@ -1,0 +1,184 @@
+import Advertising
+import BluetoothCore
+import HCI
+import Synchronization
+import Transport
+
+/// The central role: scan, connect, disconnect, the way CoreBluetooth's
+/// `CBCentralManager` does.
+///
+///     let central = try await Central.start(transport: spec)
+///     for await device in central.scan(ScanFilter(services: [BluetoothUUID(0x180D)])) { … }
+///     let link = try await central.connect(device.address)
+///
+/// `Sendable`: calls are carried out on the host's event loop.
+public final class Central: Sendable {
+    public let controller: Controller
+    public let info: ControllerInfo
+
+    private init(controller: Controller, info: ControllerInfo) {
+        self.controller = controller
+        self.info = info
+    }
+
+    /// Opens the controller and runs its start-up sequence.
+    public static func start(transport: TransportSpecification, capturePath: String? = nil) async throws(HCIError) -> Central {
+        let controller = try await Controller.open(transport, capturePath: capturePath)
+        do {
+            return Central(controller: controller, info: try await controller.start())
+        } catch {
+            await controller.close()
+            throw error
+        }
+    }
+
+    /// Scans until the consumer stops iterating (then scanning stops). Reports and scan
+    /// responses are merged per address; each matching device is delivered once, or at
+    /// every report with `allowDuplicates` (CoreBluetooth's AllowDuplicates). Legacy or
+    /// extended scanning as the controller supports.
+    public func scan(_ filter: ScanFilter = ScanFilter(), active: Bool = true, allowDuplicates: Bool = false,
+                     interval: UInt16 = 0x60, window: UInt16 = 0x30) -> AsyncThrowingStream<DiscoveredDevice, any Error> {
+        let controller = self.controller
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                let events = controller.events()
+                let commands: (start: [HCICommandPacket], stop: [HCICommandPacket])
+                do {
+                    commands = try controller.scanningCommands(active: active, interval: interval, window: window)
+                } catch {
+                    continuation.finish(throwing: error)
+                    return
+                }
+                let started: HCIError? = await withCheckedContinuation { done in
+                    controller.loop.submit({ core in core.beginScan(commands.start) { done.resume(returning: $0) } },
+                                           refuse: { done.resume(returning: $0) })
+                }
+                if let started {
+                    continuation.finish(throwing: started)
+                    return
+                }
+                defer { controller.loop.submit({ core in core.endScan(commands.stop) }, refuse: { _ in }) }
+                var merger = AdvertisementMerger()
+                var delivered = Set<BluetoothAddress>()
+                for await event in events {
+                    if Task.isCancelled { break }
+                    for report in AdvertisingReport.reports(in: event) {
+                        let device = merger.merge(address: report.address, payload: report.data[...], rssi: report.rssi,
+                                                  isScanResponse: report.isScanResponse, at: .now)
+                        guard filter.matches(device) else { continue }
+                        if allowDuplicates || delivered.insert(device.address).inserted {
+                            continuation.yield(device)
+                        }
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Connects to `address`. If the link is not up within `timeout` the attempt is
+    /// cancelled (LE Create Connection Cancel) and `.timedOut` is thrown; a controller
+    /// that rejects the attempt throws its status.
+    public func connect(_ address: BluetoothAddress, timeout: Duration = .seconds(10),
+                        parameters: LEConnectionParameters = .init(intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 400)
+    ) async throws(CentralError) -> CentralLink {
+        let events = controller.events()
+        do {
+            try await controller.createConnection(to: address, parameters: parameters)
+        } catch {
+            throw .controller(error)
+        }
+        let controller = self.controller
+        let outcome: Result<UInt16, CentralError>? = await withTaskGroup(of: Result<UInt16, CentralError>?.self) { group in
+            group.addTask {
+                for await event in events {
+                    guard case let .leMeta(meta) = event else { continue }
+                    switch meta {
+                    case let .connectionComplete(c) where c.peerAddress == address || !c.status.isSuccess:
+                        return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
+                    case let .enhancedConnectionComplete(c) where c.peerAddress == address || !c.status.isSuccess:
+                        return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
+                    case let .enhancedConnectionCompleteV2(v2) where v2.connection.peerAddress == address || !v2.connection.status.isSuccess:
+                        let c = v2.connection
+                        return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
+                    default:
+                        continue
+                    }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .failure(.timedOut(timeout))
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case let .success(handle)?:
+            return CentralLink(central: self, handle: handle, peer: address)
+        case let .failure(error)?:
+            if case .timedOut = error { try? await controller.cancelConnection() }
+            throw error
+        case nil:
+            throw .controller(.closed)
+        }
+    }
+
+    /// Stops the controller; open links end with it.
+    public func close() async {
+        await controller.close()
+    }
+}
+
+/// One connection made by a `Central`.
+public struct CentralLink: Sendable {
+    public let central: Central
+    /// The HCI connection handle.
+    public let handle: UInt16
+    public let peer: BluetoothAddress
+
+    /// Ends the link and waits for the controller's Disconnection Complete.
+    public func disconnect(timeout: Duration = .seconds(5)) async throws(CentralError) {
+        let events = central.controller.events()
+        do {
+            _ = try await central.controller.send(Disconnect(connectionHandle: handle))
+        } catch {
+            throw .controller(error)
+        }
+        let handle = self.handle
+        let done: Bool = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await event in events {
+                    if case let .disconnectionComplete(d) = event, d.connectionHandle == handle { return true }
+                }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if !done { throw .timedOut(timeout) }
+    }
+}
+
+/// Why a central operation failed.
+public enum CentralError: Error, Hashable, Sendable, CustomStringConvertible {
+    case controller(HCIError)
+    case connectionFailed(HCIStatus)
+    case timedOut(Duration)
+
+    public var description: String {
+        switch self {
+        case let .controller(error): return error.description
+        case let .connectionFailed(status): return "connection failed: \(status)"
+        case let .timedOut(duration): return "timed out after \(duration)"
+        }
+    }
+}
