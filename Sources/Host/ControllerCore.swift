@@ -179,6 +179,8 @@ final class ControllerCore {
             let ready = flow.dequeue()
             acl = flow
             for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+            // A full link that went away no longer holds back `updateValue`.
+            signalRoomIfWaiting()
         default:
             break
         }
@@ -359,8 +361,11 @@ final class ControllerCore {
         do throws(ATTBearerError) {
             if case let .handleValueIndication(indication) = pdu {
                 nextToken += 1
+                let actions = try link.bearer.indicate(indication, token: nextToken, now: .now)
+                // Only an accepted indication is owed a confirmation: a refused one
+                // (queue full) must not leave its token behind.
                 indicationTokens[nextToken] = (link.handle, indication.handle)
-                perform(try link.bearer.indicate(indication, token: nextToken, now: .now), on: link)
+                perform(actions, on: link)
             } else {
                 perform(try link.bearer.send(pdu), on: link)
             }
@@ -386,7 +391,7 @@ final class ControllerCore {
     func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) -> Bool {
         guard let server = gattServer else { return false }
         let crowded = server.subscribers(of: characteristic).contains { id in
-            (acl?.queuedCount(on: id.rawValue) ?? 0) >= transmitQueueLimit
+            (acl?.queuedCount(on: id.rawValue) ?? 0) >= transmitQueueLimit || indicationQueueFull(id, characteristic, server)
         }
         if crowded {
             waitingForRoom = true
@@ -399,6 +404,17 @@ final class ControllerCore {
         }
         if !sentAll { waitingForRoom = true }
         return sentAll
+    }
+
+    /// Whether `id` would get an indication (the server notifies a client that enabled
+    /// both) that its bearer would refuse: one awaits confirmation and the queue behind
+    /// it is full. Checked before anything is sent, so that a refusal sends nothing to
+    /// the other subscribers either (they would get the value twice on the retry).
+    private func indicationQueueFull(_ id: GATTServer.ConnectionID, _ characteristic: GATTCharacteristic, _ server: GATTServer) -> Bool {
+        guard let link = links[id.rawValue],
+              !server.configuration(of: characteristic, for: id).contains(.notification) else { return false }
+        let pending = indicationTokens.values.reduce(0) { $0 + ($1.handle == link.handle ? 1 : 0) }
+        return pending > link.bearer.queueLimit
     }
 
     private func signalRoomIfWaiting() {

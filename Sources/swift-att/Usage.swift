@@ -11,6 +11,7 @@ enum Usage {
           encode att <json>           Encode an ATT PDU from its JSON form; print its bytes in hex.
           dump <file.btsnoop>         Print a btsnoop capture decoded: HCI, L2CAP and ATT.
           info [--transport T]        Reset a controller and print what it is and supports.
+          peripheral <profile>        Serve heart-rate, transfer, hc08 or light as a GATT peripheral.
           help [<command>]            Show this help, or a command's help.
 
           Give '-' instead of <hex> or <json> to read standard input, one PDU or payload per line.
@@ -25,6 +26,7 @@ enum Usage {
           swift-att decode ad 0201060303aafe0e16aafe10ec016578616d706c6500
           swift-att encode att '{"opcode":10,"handle":23}'
           swift-att decode att - --json < pdus.txt | swift-att encode att -
+          swift-att peripheral heart-rate --transport tcp:127.0.0.1:9000
         """
 
     static let decode = """
@@ -97,6 +99,53 @@ enum Usage {
         Exits 0 on success, 2 on a usage error, 3 if the controller or transport fails.
         """
 
+    static let peripheral = """
+        USAGE: swift-att peripheral <profile> [--transport <t>] [--name <name>] [--btsnoop <file>]
+                                    [--duration <seconds>] [--json] [<profile options>]
+
+        Serves one of the built-in profiles as a GATT peripheral, advertises it, and prints
+        one line per event: connections, MTU changes, subscriptions, what is sent and what
+        centrals write. Runs until SIGINT or SIGTERM (centrals are disconnected and the
+        controller released) or for --duration seconds. Re-advertises after a disconnection.
+
+        PROFILES:
+          heart-rate  Heart Rate service 180D: Measurement 2A37 (notify) from a simulated
+                      wearer (60-100 BPM, sensor contact, RR-interval, energy expended every
+                      10th), Body Sensor Location 2A38 (read: chest), Control Point 2A39
+                      (write 01 resets energy expended; any other value gets ATT error 0x80).
+          transfer    Apple's BTLE Transfer service E20A39F4-...: when a central subscribes to
+                      08590F7E-... the text goes out in 20-byte notifications, each after the
+                      last was accepted (pausing until ready to update), then "EOM".
+          hc08        HC-08 serial module, service FFE0, characteristic FFE1 (read, write
+                      without response, notify): lines on standard input (when it is not a
+                      terminal) are notified; what centrals write is printed as UTF-8.
+          light       Red Bear Labs BLE Shield 713D0000-...: two-byte light commands written
+                      without response to RX 713D0003-... ([light, 00 off | 01 on]) are
+                      printed decoded; TX 713D0002-... notifies.
+
+        OPTIONS:
+          --transport <t>     hci0 (default; or $SWIFT_ATT_TRANSPORT), serial:/dev/ttyUSB0[@BAUD][,rtscts],
+                              tcp:HOST:PORT, tcp-server:HOST:PORT
+          --name <name>       The advertised and GAP Device Name (defaults: "swift-att HRM",
+                              "swift-att Transfer", "HC-08", "BLE Shield").
+          --btsnoop <file>    Write every HCI packet to a btsnoop capture.
+          --duration <s>      Stop after this many seconds.
+          --json              Print one JSON object per event instead ({"event":"connected",...}).
+          --text <text>       transfer: the text to send (default: a built-in paragraph).
+          --file <path>       transfer: send this file's contents instead.
+          --interval <ms>     heart-rate: time between measurements (default 1000).
+          --uint16            heart-rate: write the heart rate as uint16 (flags bit 0 set).
+          -h, --help          Show this help.
+
+        EXAMPLES:
+          swift-att peripheral heart-rate --transport hci0
+          swift-att peripheral transfer --text "Hello, central" --json
+          tail -f arduino.log | swift-att peripheral hc08 --transport serial:/dev/ttyACM0@1000000
+
+        Exits 0 when stopped, 1 if --file cannot be read, 2 on a usage error, 3 if the
+        controller or transport fails.
+        """
+
     /// `swift-att help [command]`.
     static func help(for arguments: [String]) throws(CommandError) -> Int32 {
         switch arguments.first {
@@ -105,6 +154,7 @@ enum Usage {
         case "encode": Output.print(encode)
         case "dump": Output.print(dump)
         case "info": Output.print(info)
+        case "peripheral": Output.print(peripheral)
         case "help": Output.print(main)
         case let other?: throw .usage("no help for unknown command '\(other)' (see 'swift-att --help')")
         }

@@ -147,12 +147,18 @@ async def central(device, args):
             await find(uuid).write_value(bytes.fromhex(hexvalue), with_response=True)
             emit(event='written', uuid=uuid)
         except Exception as error:
-            emit(event='write-failed', uuid=uuid, error=str(error))
+            emit(event='write-failed', uuid=uuid, error=str(error), code=getattr(error, 'error_code', None))
     for uuid in args.subscribe:
         def received(value, uuid=uuid):
             emit(event='notification', uuid=uuid, value=bytes(value).hex())
         await find(uuid).subscribe(received, prefer_notify=not args.indicate)
         emit(event='subscribed', uuid=uuid)
+    # Writes without response (Write Command), after the subscriptions: the seeds' light
+    # commands (001) and HC-08 text (003).
+    for item in args.write_command:
+        uuid, hexvalue = item.split('=')
+        await find(uuid).write_value(bytes.fromhex(hexvalue), with_response=False)
+        emit(event='command-written', uuid=uuid, value=hexvalue)
 
     async def disconnect():
         await connection.disconnect()
@@ -177,6 +183,8 @@ async def main():
     c.add_argument('--write', action='append', default=[], help='UUID=HEX')
     c.add_argument('--subscribe', action='append', default=[])
     c.add_argument('--indicate', action='store_true', help='prefer indications when subscribing')
+    c.add_argument('--write-command', action='append', default=[],
+                   help='UUID=HEX written without response, after subscribing')
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
 

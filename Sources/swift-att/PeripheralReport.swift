@@ -1,0 +1,47 @@
+import ATTJSON
+import BluetoothCore
+
+/// How `swift-att peripheral` tells what happens: one line per event, for people or (with
+/// `--json`) as one JSON object per line whose "event" names it. Each line is flushed at
+/// once, so a pipe reader sees events as they happen.
+struct PeripheralReport {
+    let json: Bool
+    /// Names for the profile's own UUIDs; SIG names cover the rest.
+    let names: [BluetoothUUID: String]
+
+    func emit(_ text: @autoclosure () -> String, _ object: @autoclosure () -> JSONValue) {
+        Output.print(json ? object().serialized() : text())
+        Output.flush()
+    }
+
+    /// `2A37 Heart Rate Measurement`, `FFE1 HC-08 Data`, or the UUID alone.
+    func describe(_ uuid: BluetoothUUID) -> String {
+        name(of: uuid).map { "\(uuid) \($0)" } ?? uuid.description
+    }
+
+    func name(of uuid: BluetoothUUID) -> String? {
+        names[uuid] ?? uuid.assignedName
+    }
+
+    /// Text in double quotes on one line: quotes, backslashes and control characters
+    /// escaped as Swift writes them.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `1 byte`, `20 bytes`.
+    static func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
+}

@@ -1,0 +1,507 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ATTJSON
+import BluetoothCore
+import GATT
+import HCI
+import Host
+import Profiles
+
+/// One run of `swift-att peripheral`: a state machine fed by one stream of inputs — the
+/// peripheral's events, writes the profile's handlers pass on, signals, standard input
+/// and timers — so every decision is taken in one place, in order.
+///
+/// Seed 000's flow lives in `pumpTransfer`: offer the next chunk to `updateValue`, move
+/// on only when it was accepted, and on refusal wait for `.readyToUpdate`.
+final class PeripheralSession {
+    enum Input: Sendable {
+        case started(Peripheral)
+        case startFailed(HCIError)
+        case event(PeripheralEvent)
+        /// The peripheral's event stream finished: the controller is gone.
+        case eventsEnded
+        case watched(WatchedInput)
+        /// heart-rate: time for the next measurement.
+        case tick
+        case durationElapsed
+        case stopTimedOut
+        /// hc08 and light: a central wrote this.
+        case written([UInt8])
+        case controlPoint(HeartRateControlPoint.Write)
+    }
+
+    enum State {
+        case starting
+        case running(Peripheral)
+        /// Disconnecting the centrals before closing.
+        case stopping(Peripheral)
+    }
+
+    /// The profile's server: its database and the characteristic it pushes values on.
+    enum Served {
+        case heartRate(HeartRateProfile.Server)
+        case transfer(TransferProfile.Server)
+        case serial(SerialModuleProfile.Server)
+        case light(LightShieldProfile.Server)
+
+        var database: GATTDatabase {
+            switch self {
+            case let .heartRate(s): return s.database
+            case let .transfer(s): return s.database
+            case let .serial(s): return s.database
+            case let .light(s): return s.database
+            }
+        }
+
+        /// The characteristic centrals subscribe to.
+        var pushed: GATTCharacteristic {
+            switch self {
+            case let .heartRate(s): return s.measurement
+            case let .transfer(s): return s.characteristic
+            case let .serial(s): return s.characteristic
+            case let .light(s): return s.tx
+            }
+        }
+
+        var service: BluetoothUUID {
+            switch self {
+            case .heartRate: return HeartRateProfile.service
+            case .transfer: return TransferProfile.service
+            case .serial: return SerialModuleProfile.service
+            case .light: return LightShieldProfile.service
+            }
+        }
+    }
+
+    /// A line of standard input on its way out as notifications (hc08).
+    struct OutgoingLine {
+        let text: String
+        let chunks: [[UInt8]]
+        var next = 0
+    }
+
+    let options: PeripheralCommand.Options
+    let served: Served
+    let advertisement: ProfileAdvertisement
+    let report: PeripheralReport
+    let inputs: AsyncStream<Input>.Continuation
+    var state = State.starting
+    var stopReason = ""
+    var connections: [UInt16: BluetoothAddress] = [:]
+    var mtus: [UInt16: Int] = [:]
+    /// Connections subscribed to `served.pushed`.
+    var subscribers: Set<UInt16> = []
+    var tasks: [Task<Void, Never>] = []
+    /// `updateValue` said no; `.readyToUpdate` will say when to go on.
+    var waitingForRoom = false
+    // heart-rate
+    var simulator: HeartRateSimulator
+    // transfer
+    var sender: TransferSender?
+    // hc08
+    var outbox: [OutgoingLine] = []
+
+    init(options: PeripheralCommand.Options, served: Served, advertisement: ProfileAdvertisement,
+         names: [BluetoothUUID: String], inputs: AsyncStream<Input>.Continuation) {
+        self.options = options
+        self.served = served
+        self.advertisement = advertisement
+        self.inputs = inputs
+        report = PeripheralReport(json: options.json, names: names)
+        simulator = HeartRateSimulator(seed: 1, format: options.format, intervalMilliseconds: options.intervalMilliseconds)
+    }
+
+    // MARK: Running
+
+    static func run(_ options: PeripheralCommand.Options) async throws(CommandError) -> Int32 {
+        let (stream, inputs) = AsyncStream<Input>.makeStream()
+        let served: Served
+        let advertisement: ProfileAdvertisement
+        let names: [BluetoothUUID: String]
+        do {
+            switch options.profile {
+            case .heartRate:
+                served = .heartRate(try HeartRateProfile.Server(name: options.name) { inputs.yield(.controlPoint($0)) })
+                advertisement = try HeartRateProfile.advertisement(name: options.name)
+                names = HeartRateProfile.names
+            case .transfer:
+                served = .transfer(try TransferProfile.Server(name: options.name))
+                advertisement = try TransferProfile.advertisement(name: options.name)
+                names = TransferProfile.names
+            case .hc08:
+                served = .serial(try SerialModuleProfile.Server(name: options.name) { inputs.yield(.written($0)) })
+                advertisement = try SerialModuleProfile.advertisement(name: options.name)
+                names = SerialModuleProfile.names
+            case .light:
+                served = .light(try LightShieldProfile.Server(name: options.name) { inputs.yield(.written($0)) })
+                advertisement = try LightShieldProfile.advertisement(name: options.name)
+                names = LightShieldProfile.names
+            }
+        } catch {
+            throw .usage("peripheral: \(error)")
+        }
+
+        _ = PeripheralWatcher.installSignalHandlers()
+        let readsLines = options.profile == .hc08 && isatty(STDIN_FILENO) == 0
+        PeripheralWatcher.start(readingLines: readsLines) { inputs.yield(.watched($0)) }
+
+        let session = PeripheralSession(options: options, served: served, advertisement: advertisement, names: names, inputs: inputs)
+        let database = served.database
+        session.tasks.append(Task {
+            do throws(HCIError) {
+                inputs.yield(.started(try await Peripheral.start(
+                    transport: options.transport, database: database, capturePath: options.capture)))
+            } catch {
+                inputs.yield(.startFailed(error))
+            }
+        })
+        defer { session.tasks.forEach { $0.cancel() } }
+        for await input in stream {
+            if let status = try await session.handle(input) { return status }
+        }
+        return 0
+    }
+
+    /// Takes one input; returns the exit status once the command is done.
+    func handle(_ input: Input) async throws(CommandError) -> Int32? {
+        switch input {
+        case let .started(peripheral):
+            try await begin(peripheral)
+        case let .startFailed(error):
+            throw .failure(error.description)
+        case let .event(event):
+            return try await handle(event)
+        case .eventsEnded:
+            return try await controllerEnded()
+        case let .watched(.signal(signo)):
+            return await stop(signo == SIGTERM ? "SIGTERM" : "SIGINT")
+        case .durationElapsed:
+            return await stop("duration elapsed")
+        case .stopTimedOut:
+            if case let .stopping(peripheral) = state { return await finish(peripheral) }
+        case let .watched(.line(text)):
+            await queueLine(text)
+        case .watched(.endOfInput):
+            break
+        case .tick:
+            await sendMeasurement()
+        case let .written(value):
+            received(value)
+        case let .controlPoint(write):
+            controlPoint(write)
+        }
+        return nil
+    }
+
+    private func begin(_ peripheral: Peripheral) async throws(CommandError) {
+        guard case .starting = state else { return }
+        state = .running(peripheral)
+        let events = peripheral.events()
+        let inputs = self.inputs
+        tasks.append(Task {
+            for await event in events { inputs.yield(.event(event)) }
+            inputs.yield(.eventsEnded)
+        })
+        try await advertise(peripheral)
+        let address = peripheral.info.randomAddress.description
+        report.emit(
+            "\(options.profile.rawValue): advertising \(PeripheralReport.quoted(options.name)) as \(address) "
+                + "(service \(report.describe(served.service))) on \(options.transport)",
+            ["event": "advertising", "profile": .string(options.profile.rawValue), "name": .string(options.name),
+             "address": .string(address), "service": .string(served.service.description),
+             "transport": .string(options.transport.description)])
+        if let duration = options.duration {
+            tasks.append(Task {
+                try? await Task.sleep(for: duration)
+                if !Task.isCancelled { inputs.yield(.durationElapsed) }
+            })
+        }
+        // Lines read before the controller was ready go out now.
+        await pumpOutbox()
+        if case .heartRate = served {
+            let interval = options.interval
+            tasks.append(Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    inputs.yield(.tick)
+                }
+            })
+        }
+    }
+
+    private func advertise(_ peripheral: Peripheral) async throws(CommandError) {
+        do {
+            try await peripheral.startAdvertising(
+                data: advertisement.data, scanResponse: advertisement.scanResponse, interval: .milliseconds(100))
+        } catch {
+            await peripheral.close()
+            throw .failure(error.description)
+        }
+    }
+
+    // MARK: Peripheral events
+
+    private func handle(_ event: PeripheralEvent) async throws(CommandError) -> Int32? {
+        switch event {
+        case let .connected(handle, address):
+            connections[handle] = address
+            report.emit("connected \(address)",
+                        ["event": "connected", "address": .string(address.description), "handle": .integer(Int(handle))])
+        case let .disconnected(handle, reason):
+            let address = connections.removeValue(forKey: handle)?.description ?? "0x\(String(handle, radix: 16))"
+            mtus[handle] = nil
+            subscribers.remove(handle)
+            report.emit("disconnected \(address) (\(reason.name))",
+                        ["event": "disconnected", "address": .string(address), "handle": .integer(Int(handle)),
+                         "reason": .integer(Int(reason.rawValue)), "reasonName": .string(reason.name)])
+            switch state {
+            case let .running(peripheral):
+                // Legacy advertising stopped when the central connected: advertise again.
+                try await advertise(peripheral)
+            case let .stopping(peripheral):
+                if connections.isEmpty { return await finish(peripheral) }
+            case .starting:
+                break
+            }
+        case let .subscriptionChanged(change):
+            await subscriptionChanged(change)
+        case let .mtuChanged(handle, mtu):
+            mtus[handle] = mtu
+            report.emit("mtu \(mtu) (\(connections[handle]?.description ?? "0x\(String(handle, radix: 16))"))",
+                        ["event": "mtu", "handle": .integer(Int(handle)), "mtu": .integer(mtu)])
+        case .readyToUpdate:
+            guard waitingForRoom else { break }
+            waitingForRoom = false
+            report.emit("ready to update", ["event": "ready-to-update"])
+            await pumpTransfer()
+            await pumpOutbox()
+        case .indicationConfirmed:
+            break
+        }
+        return nil
+    }
+
+    private func subscriptionChanged(_ change: GATTSubscriptionChange) async {
+        let handle = change.connection.rawValue
+        let uuid = change.characteristic.uuid
+        let on = !change.configuration.isEmpty
+        var text = "\(on ? "subscribed" : "unsubscribed") \(report.describe(uuid))"
+        if on && !change.configuration.contains(.notification) { text += " (indications)" }
+        if change.cause == .disconnected { text += " (disconnected)" }
+        report.emit(text, [
+            "event": .string(on ? "subscribed" : "unsubscribed"), "uuid": .string(uuid.description),
+            "name": report.name(of: uuid).map { .string($0) } ?? .null, "handle": .integer(Int(handle)),
+            "notifications": .bool(change.configuration.contains(.notification)),
+            "indications": .bool(change.configuration.contains(.indication)),
+            "cause": .string(Self.name(of: change.cause)),
+        ])
+        guard change.characteristic === served.pushed else { return }
+        if on { subscribers.insert(handle) } else { subscribers.remove(handle) }
+        guard case .transfer = served else { return }
+        if on {
+            // As the seed's didSubscribeToCharacteristic: start over from the first chunk.
+            let sender = TransferSender(data: options.text)
+            self.sender = sender
+            report.emit("sending \(PeripheralReport.bytes(sender.data.count)) in \(sender.chunkCount) chunks + EOM",
+                        ["event": "transfer-started", "bytes": .integer(sender.data.count), "chunks": .integer(sender.chunkCount)])
+            await pumpTransfer()
+        } else if subscribers.isEmpty, let sender, !sender.isFinished {
+            self.sender = nil
+            report.emit("transfer stopped after \(PeripheralReport.bytes(sender.bytesSent)) of \(sender.data.count): no subscribers",
+                        ["event": "transfer-stopped", "bytes": .integer(sender.bytesSent), "total": .integer(sender.data.count)])
+        }
+    }
+
+    static func name(of contact: HeartRateMeasurement.SensorContact) -> String {
+        switch contact {
+        case .notSupported: return "not supported"
+        case .notDetected: return "not detected"
+        case .detected: return "detected"
+        }
+    }
+
+    static func name(of cause: GATTSubscriptionChange.Cause) -> String {
+        switch cause {
+        case .written: return "written"
+        case .restored: return "restored"
+        case .disconnected: return "disconnected"
+        case .databaseChanged: return "database changed"
+        }
+    }
+
+    // MARK: Profiles
+
+    /// heart-rate: one simulated measurement to the subscribers.
+    private func sendMeasurement() async {
+        guard case let .running(peripheral) = state, case let .heartRate(server) = served, !subscribers.isEmpty else { return }
+        var next = simulator
+        let m = next.next()
+        let value = m.encoded()
+        guard await peripheral.updateValue(value, for: server.measurement) else {
+            report.emit("skipped a measurement: transmit queue full", ["event": "skipped"])
+            return
+        }
+        simulator = next
+        var text = "sent \(m.beatsPerMinute) bpm"
+        if let energy = m.energyExpended { text += ", energy expended \(energy) kJ" }
+        report.emit(text, [
+            "event": "sent", "bpm": .integer(Int(m.beatsPerMinute)), "flags": .integer(Int(m.flags.rawValue)),
+            "format": .string(m.encodedFormat == .uint16 ? "uint16" : "uint8"),
+            "sensorContact": .string(Self.name(of: m.sensorContact)),
+            "energyExpended": m.energyExpended.map { .integer(Int($0)) } ?? .null,
+            "rrIntervals": .array(m.rrIntervals.map { .integer(Int($0)) }), "value": .string(Hex.encode(value)),
+        ])
+    }
+
+    private func controlPoint(_ write: HeartRateControlPoint.Write) {
+        let hex = Hex.encode(write.value)
+        switch write.command {
+        case .resetEnergyExpended:
+            simulator.resetEnergyExpended()
+            report.emit("control point: reset energy expended",
+                        ["event": "control-point", "value": .string(hex), "command": "reset energy expended"])
+        case nil:
+            let code = HeartRateControlPoint.valueNotSupported.rawValue
+            report.emit(
+                "control point: \(hex.isEmpty ? "empty value" : hex) refused with 0x\(String(code, radix: 16)) "
+                    + "(\(HeartRateControlPoint.valueNotSupportedName))",
+                ["event": "control-point", "value": .string(hex), "error": .integer(Int(code)),
+                 "errorName": .string(HeartRateControlPoint.valueNotSupportedName)])
+        }
+    }
+
+    /// transfer: seed 000's `sendData`.
+    private func pumpTransfer() async {
+        guard case let .running(peripheral) = state, case let .transfer(server) = served else { return }
+        while var sender, let chunk = sender.pending {
+            guard await peripheral.updateValue(chunk, for: server.characteristic) else {
+                pause()
+                return
+            }
+            let isEnd = sender.isSendingEndOfMessage
+            sender.accepted()
+            self.sender = sender
+            if isEnd {
+                report.emit("sent EOM", ["event": "eom"])
+                report.emit(
+                    "transfer complete: \(PeripheralReport.bytes(sender.data.count)) in \(sender.chunksSent) chunks + EOM",
+                    ["event": "transfer-complete", "bytes": .integer(sender.data.count), "chunks": .integer(sender.chunksSent)])
+                self.sender = nil
+            } else {
+                report.emit(
+                    "sent chunk \(sender.chunksSent)/\(sender.chunkCount): \(PeripheralReport.bytes(chunk.count)) "
+                        + PeripheralReport.quoted(String(decoding: chunk, as: UTF8.self)),
+                    ["event": "chunk", "index": .integer(sender.chunksSent), "bytes": .integer(chunk.count),
+                     "value": .string(Hex.encode(chunk))])
+            }
+        }
+    }
+
+    private func pause() {
+        guard !waitingForRoom else { return }
+        waitingForRoom = true
+        report.emit("paused: transmit queue full, waiting for ready to update", ["event": "paused"])
+    }
+
+    /// hc08: a line of standard input becomes notifications of at most ATT_MTU−3 octets.
+    private func queueLine(_ text: String) async {
+        guard case .serial = served else { return }
+        let mtu = subscribers.compactMap { mtus[$0] }.min() ?? 23
+        outbox.append(OutgoingLine(text: text, chunks: SerialModuleProfile.chunks(text, maximumLength: mtu - 3)))
+        if !waitingForRoom { await pumpOutbox() }
+    }
+
+    private func pumpOutbox() async {
+        guard case let .running(peripheral) = state, case let .serial(server) = served else { return }
+        while var line = outbox.first {
+            while line.next < line.chunks.count {
+                guard await peripheral.updateValue(line.chunks[line.next], for: server.characteristic) else {
+                    outbox[0] = line
+                    pause()
+                    return
+                }
+                line.next += 1
+            }
+            outbox.removeFirst()
+            let count = line.chunks.reduce(0) { $0 + $1.count }
+            var text = "sent \(PeripheralReport.quoted(line.text)) (\(PeripheralReport.bytes(count))"
+            if line.chunks.count > 1 { text += " in \(line.chunks.count) notifications" }
+            text += subscribers.isEmpty ? ", no subscribers)" : ")"
+            report.emit(text, ["event": "sent", "text": .string(line.text), "value": .string(Hex.encode(line.chunks.joined())),
+                               "notifications": .integer(line.chunks.count), "subscribers": .integer(subscribers.count)])
+        }
+    }
+
+    /// hc08 and light: what a central wrote.
+    private func received(_ value: [UInt8]) {
+        let hex = Hex.encode(value)
+        switch served {
+        case .light:
+            do {
+                let command = try LightCommand(decoding: value)
+                report.emit("received light command: \(command) (\(Hex.encode(value, separator: " ")))",
+                            ["event": "light-command", "light": .integer(Int(command.light)), "on": .bool(command.isOn),
+                             "value": .string(hex)])
+            } catch {
+                report.emit("received \(PeripheralReport.bytes(value.count)), not a light command: \(error)",
+                            ["event": "received", "value": .string(hex), "error": .string(error.description)])
+            }
+        default:
+            let text = SerialModuleProfile.text(value)
+            report.emit("received \(PeripheralReport.quoted(text)) (\(PeripheralReport.bytes(value.count)))",
+                        ["event": "received", "text": .string(text), "value": .string(hex)])
+        }
+    }
+
+    // MARK: Stopping
+
+    /// SIGINT, SIGTERM or the duration: disconnect the centrals (bounded), then close.
+    private func stop(_ reason: String) async -> Int32? {
+        stopReason = reason
+        switch state {
+        case .starting:
+            report.emit("stopped (\(reason))", ["event": "stopped", "reason": .string(reason)])
+            return 0
+        case let .stopping(peripheral):
+            // A second signal: close now.
+            return await finish(peripheral)
+        case let .running(peripheral):
+            state = .stopping(peripheral)
+            try? await peripheral.stopAdvertising()
+            if connections.isEmpty { return await finish(peripheral) }
+            for handle in connections.keys.sorted() { try? await peripheral.disconnect(handle) }
+            let inputs = self.inputs
+            tasks.append(Task {
+                try? await Task.sleep(for: .seconds(2))
+                if !Task.isCancelled { inputs.yield(.stopTimedOut) }
+            })
+            return nil
+        }
+    }
+
+    private func finish(_ peripheral: Peripheral) async -> Int32 {
+        tasks.forEach { $0.cancel() }
+        await peripheral.close()
+        report.emit("stopped (\(stopReason))", ["event": "stopped", "reason": .string(stopReason)])
+        return 0
+    }
+
+    /// The event stream ended without our asking: the transport or controller failed.
+    private func controllerEnded() async throws(CommandError) -> Int32? {
+        switch state {
+        case .starting:
+            return nil
+        case let .stopping(peripheral):
+            return await finish(peripheral)
+        case let .running(peripheral):
+            // A command on a stopped loop fails with the reason the loop stopped.
+            do {
+                _ = try await peripheral.controller.send(ReadBDADDR())
+            } catch {
+                throw .failure(error.description)
+            }
+            throw .failure("the controller stopped")
+        }
+    }
+}

@@ -1,0 +1,416 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BenchSupport
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+/// `swift-att peripheral` run as a binary on one of Bumble's virtual controllers, with a
+/// Bumble host as the central on the other (Tests/bench/bumble_peer.py `central`): the
+/// seeds' flows, checked from the central's side and from what the command prints.
+@Suite("swift-att peripheral", .serialized)
+struct PeripheralCommandTests {
+    // MARK: heart-rate (seed 002)
+
+    @Test func heartRate() throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let peripheral = try RunningPeripheral(["heart-rate", "--transport", bench.transports[0], "--interval", "100", "--json"])
+        defer { peripheral.stop() }
+        let advertising = try peripheral.json("advertising")
+        let address = try #require(advertising["address"] as? String)
+        #expect(advertising["service"] as? String == "180D")
+
+        let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:21", arguments: [
+            "central", "--target", address, "--read", "2A38", "--write", "2A39=01", "--write", "2A39=02", "--subscribe", "2A37",
+        ])
+        defer { central.stop() }
+        #expect(try central.next("read") { $0["uuid"] as? String == "2A38" }["value"] as? String == "01")   // chest
+        _ = try central.next("written") { $0["uuid"] as? String == "2A39" }
+        let refused = try central.next("write-failed") { $0["uuid"] as? String == "2A39" }
+        #expect(refused["code"] as? Int == 0x80, "\(refused)")
+
+        // Decoded here by hand, as seed 002's central does: flags bit 0 picks uint8 or uint16.
+        var rates: [Int] = []
+        for i in 0..<5 {
+            let hex = try #require(try central.next("notification") { $0["uuid"] as? String == "2A37" }["value"] as? String)
+            let value = try #require(Self.bytes(hex))
+            let flags = value[0]
+            #expect(flags & 0x01 == 0, "uint8 format")
+            #expect(flags & 0x06 == 0x06, "sensor contact supported and detected")
+            #expect(flags & 0x10 == 0x10, "an RR-interval")
+            #expect((flags & 0x08 != 0) == (i == 0), "energy expended on the first of every ten")
+            let bpm = Int(value[1])
+            #expect((60...100).contains(bpm))
+            #expect(value.count == 2 + (flags & 0x08 != 0 ? 2 : 0) + 2)
+            let rr = Int(value[value.count - 2]) | Int(value[value.count - 1]) << 8
+            #expect(abs(rr - 61440 / bpm) <= 8, "RR-interval \(rr)/1024 s at \(bpm) BPM")
+            rates.append(bpm)
+        }
+
+        // What the command printed agrees.
+        _ = try peripheral.json("connected") { $0["address"] as? String == "C0:B0:00:00:00:21" }
+        let reset = try peripheral.json("control-point") { $0["value"] as? String == "01" }
+        #expect(reset["command"] as? String == "reset energy expended")
+        let other = try peripheral.json("control-point") { $0["value"] as? String == "02" }
+        #expect(other["error"] as? Int == 0x80)
+        #expect(other["errorName"] as? String == "Control Point value not supported")
+        _ = try peripheral.json("subscribed") { $0["uuid"] as? String == "2A37" && $0["notifications"] as? Bool == true }
+        let sent = try (0..<5).map { _ in try peripheral.json("sent", after: true) }
+        #expect(sent.map { $0["bpm"] as? Int } == rates)
+
+        #expect(try peripheral.interrupt() == 0)
+        _ = try central.next("disconnected")
+        #expect(peripheral.lines.last == #"{"event":"stopped","reason":"SIGINT"}"#)
+    }
+
+    // MARK: transfer (seed 000)
+
+    @Test func transfer() throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        // Long enough for many chunks, with characters split across chunk boundaries.
+        let text = (1...40).map { "Chunk line \($0): naïve café — ünïcödé ✓." }.joined(separator: " ")
+        let peripheral = try RunningPeripheral(["transfer", "--transport", bench.transports[0], "--text", text])
+        defer { peripheral.stop() }
+        let address = try peripheral.advertisedAddress()
+
+        let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:22", arguments: [
+            "central", "--target", address, "--subscribe", "08590F7E-DB05-467E-8757-72F6FAEB13D4",
+        ])
+        defer { central.stop() }
+        var received: [UInt8] = []
+        var chunks = 0
+        while true {
+            let hex = try #require(try central.next("notification")["value"] as? String)
+            let value = try #require(Self.bytes(hex))
+            if value == Array("EOM".utf8) { break }
+            #expect(value.count <= 20)
+            received += value
+            chunks += 1
+            try #require(received.count <= text.utf8.count, "more data than the text")
+        }
+        #expect(String(decoding: received, as: UTF8.self) == text)
+        let count = text.utf8.count
+        #expect(chunks == (count + 19) / 20)
+
+        _ = try peripheral.line { $0 == "subscribed 08590F7E-DB05-467E-8757-72F6FAEB13D4 Transfer Data" }
+        _ = try peripheral.line { $0 == "sending \(count) bytes in \(chunks) chunks + EOM" }
+        _ = try peripheral.line { $0 == "transfer complete: \(count) bytes in \(chunks) chunks + EOM" }
+        #expect(peripheral.lines.filter { $0.hasPrefix("sent chunk ") }.count == chunks)
+
+        #expect(try peripheral.interrupt() == 0)
+        #expect(peripheral.lines.contains { $0.hasPrefix("disconnected C0:B0:00:00:00:22 (") })
+        #expect(peripheral.lines.last == "stopped (SIGINT)")
+    }
+
+    /// A text long enough that the transmit queue usually fills: every pause ends with
+    /// "ready to update" and the text still arrives whole and in order. (Whether it pauses
+    /// depends on how fast Bumble drains the link, so that alone is not asserted.)
+    @Test func longTransferFromAFile() throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let text = (1...3000).map { "w\($0)" }.joined(separator: " ")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-transfer-\(UUID().uuidString).txt")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let peripheral = try RunningPeripheral(["transfer", "--transport", bench.transports[0], "--file", file.path, "--json"])
+        defer { peripheral.stop() }
+        let address = try #require(try peripheral.json("advertising")["address"] as? String)
+
+        let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:25", arguments: [
+            "central", "--target", address, "--subscribe", "08590F7E-DB05-467E-8757-72F6FAEB13D4",
+        ])
+        defer { central.stop() }
+        var received: [UInt8] = []
+        while true {
+            let hex = try #require(try central.next("notification")["value"] as? String)
+            let value = try #require(Self.bytes(hex))
+            if value == Array("EOM".utf8) { break }
+            received += value
+            try #require(received.count <= text.utf8.count, "more data than the text")
+        }
+        #expect(received == Array(text.utf8))
+        let complete = try peripheral.json("transfer-complete")
+        #expect(complete["bytes"] as? Int == text.utf8.count)
+        let events = peripheral.lines.compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return object["event"] as? String
+        }
+        let pauses = events.filter { $0 == "paused" }.count
+        #expect(pauses == events.filter { $0 == "ready-to-update" }.count)
+        #expect(events.filter { $0 == "chunk" }.count == (text.utf8.count + 19) / 20)
+
+        #expect(try peripheral.interrupt() == 0)
+    }
+
+    // MARK: hc08 (seed 003)
+
+    @Test func hc08() throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let peripheral = try RunningPeripheral(["hc08", "--transport", bench.transports[0], "--json"])
+        defer { peripheral.stop() }
+        let address = try #require(try peripheral.json("advertising")["address"] as? String)
+
+        let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:23", arguments: [
+            "central", "--target", address, "--subscribe", "FFE1",
+            "--write-command", "FFE1=" + Self.hex(Array("Hello from Bumble".utf8)),
+        ])
+        defer { central.stop() }
+        // The central's write, printed as text.
+        let received = try peripheral.json("received")
+        #expect(received["text"] as? String == "Hello from Bumble")
+        // A line on standard input, once the central listens, arrives as a notification.
+        _ = try peripheral.json("subscribed") { $0["uuid"] as? String == "FFE1" }
+        peripheral.write("Success!\n")
+        let notification = try central.next("notification") { $0["uuid"] as? String == "FFE1" }
+        #expect(notification["value"] as? String == Self.hex(Array("Success!".utf8)))
+        let sent = try peripheral.json("sent")
+        #expect(sent["text"] as? String == "Success!")
+        #expect(sent["subscribers"] as? Int == 1)
+
+        #expect(try peripheral.interrupt() == 0)
+        _ = try central.next("disconnected")
+    }
+
+    // MARK: light (seed 001)
+
+    @Test func light() throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let peripheral = try RunningPeripheral(["light", "--transport", bench.transports[0], "--name", "Lights"])
+        defer { peripheral.stop() }
+        let address = try peripheral.advertisedAddress()
+        #expect(peripheral.lines.first?.hasPrefix("light: advertising \"Lights\" as ") == true)
+
+        let rx = "713D0003-503E-4C75-BA94-3148F18D941E"
+        let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:24", arguments: [
+            "central", "--target", address, "--write-command", "\(rx)=0301", "--write-command", "\(rx)=0200",
+        ])
+        defer { central.stop() }
+        _ = try central.next("command-written") { $0["value"] as? String == "0200" }
+        _ = try peripheral.line { $0 == "received light command: light 3 on (03 01)" }
+        _ = try peripheral.line { $0 == "received light command: light 2 off (02 00)" }
+
+        #expect(try peripheral.interrupt() == 0)
+        #expect(peripheral.lines.last == "stopped (SIGINT)")
+    }
+
+    // MARK: Errors and help (no controller needed)
+
+    @Test func usageErrorsExitTwo() throws {
+        for arguments in [
+            ["peripheral"], ["peripheral", "toaster"], ["peripheral", "hc08", "extra"],
+            ["peripheral", "hc08", "--text", "x"], ["peripheral", "light", "--interval", "100"],
+            ["peripheral", "heart-rate", "--interval", "0"], ["peripheral", "transfer", "--duration", "soon"],
+            ["peripheral", "transfer", "--text", "a", "--file", "b"], ["peripheral", "hc08", "--bogus"],
+            ["peripheral", "hc08", "--transport", "usb:0"],
+        ] {
+            let r = try SwiftATTProcess.run(arguments)
+            #expect(r.status == 2, "\(arguments): \(r.stderr)")
+            #expect(r.stderrLines.count == 1)
+            #expect(r.stderr.hasPrefix("swift-att: error: "))
+        }
+    }
+
+    @Test func refusedTransportExitsThreeAndMissingFileExitsOne() throws {
+        let port = BumbleBench.freePorts(1)[0]
+        let refused = try SwiftATTProcess.run(["peripheral", "light", "--transport", "tcp:127.0.0.1:\(port)"])
+        #expect(refused.status == 3)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderrLines == ["swift-att: error: tcp:127.0.0.1:\(port): connect to 127.0.0.1:\(port) failed: ECONNREFUSED (Connection refused)"])
+
+        let missing = try SwiftATTProcess.run(["peripheral", "transfer", "--file", "/nonexistent/swift-att-text"])
+        #expect(missing.status == 1)
+        #expect(missing.stderrLines.count == 1)
+    }
+
+    @Test func help() throws {
+        for arguments in [["peripheral", "--help"], ["help", "peripheral"]] {
+            let r = try SwiftATTProcess.run(arguments)
+            #expect(r.status == 0)
+            #expect(r.stdoutLines.first?.hasPrefix("USAGE: swift-att peripheral <profile>") == true)
+        }
+        #expect(try SwiftATTProcess.run(["--help"]).stdout.contains("peripheral <profile>"))
+    }
+
+    // MARK: Helpers
+
+    static func bytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: digits.count, by: 2).map { i in
+            UInt8(String(decoding: digits[i..<i + 2], as: UTF8.self), radix: 16)
+        }.reduce(into: [UInt8]?([])) { out, byte in
+            if let byte { out?.append(byte) } else { out = nil }
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}
+
+/// A running `swift-att peripheral`: standard input and output are pipes; a thread reads
+/// every line it prints as it comes (so a chatty transfer never blocks on a full pipe),
+/// and waits for one are bounded.
+final class RunningPeripheral {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errorURL: URL
+    private let received = Received()
+    /// How many lines `json(_:after:)` has consumed.
+    private var cursor = 0
+
+    /// What the reading thread has collected.
+    final class Received: Sendable {
+        struct State {
+            var lines: [String] = []
+            var partial: [UInt8] = []
+            var ended = false
+        }
+        let state = Mutex(State())
+        let arrived = DispatchSemaphore(value: 0)
+    }
+
+    init(_ arguments: [String]) throws {
+        guard let binary = SwiftATTProcess.binary else {
+            throw SwiftATTProcess.BinaryNotFound(searched: SwiftATTProcess.candidates.map(\.path))
+        }
+        errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-peripheral-\(UUID().uuidString).stderr")
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        process.executableURL = binary
+        process.arguments = ["peripheral"] + arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+        let fd = output.fileHandleForReading.fileDescriptor
+        let received = self.received
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                received.state.withLock { s in
+                    if n <= 0 {
+                        s.ended = true
+                        return
+                    }
+                    s.partial += chunk[..<n]
+                    while let newline = s.partial.firstIndex(of: 0x0A) {
+                        s.lines.append(String(decoding: s.partial[..<newline], as: UTF8.self))
+                        s.partial.removeSubrange(...newline)
+                    }
+                }
+                received.arrived.signal()
+                if n <= 0 { return }
+            }
+        }
+    }
+
+    /// Every line printed so far.
+    var lines: [String] { received.state.withLock { $0.lines } }
+
+    var standardError: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+
+    /// The first line, among all printed so far and those to come, that `match` accepts.
+    @discardableResult
+    func line(timeout: Duration = .seconds(15), _ match: (String) -> Bool) throws -> String {
+        var checked = 0
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let seen = lines
+            while checked < seen.count {
+                if match(seen[checked]) { return seen[checked] }
+                checked += 1
+            }
+            try waitForMore(seen.count, until: deadline)
+        }
+    }
+
+    /// The first JSON line whose "event" is `event` and that `match` accepts; with
+    /// `after`, only lines after the last one this returned count.
+    func json(_ event: String, after: Bool = false, timeout: Duration = .seconds(15),
+              where match: ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
+        var checked = after ? cursor : 0
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let seen = lines
+            while checked < seen.count {
+                let index = checked
+                checked += 1
+                guard let object = try? JSONSerialization.jsonObject(with: Data(seen[index].utf8)) as? [String: Any],
+                      object["event"] as? String == event, match(object) else { continue }
+                cursor = max(cursor, index + 1)
+                return object
+            }
+            try waitForMore(seen.count, until: deadline)
+        }
+    }
+
+    /// The address the human-readable "advertising" line names.
+    func advertisedAddress() throws -> String {
+        let line = try line { $0.contains(": advertising ") }
+        guard let range = line.range(of: " as ") else { throw TimedOut(what: "an address in '\(line)'") }
+        return String(line[range.upperBound...].prefix { $0 != " " })
+    }
+
+    func write(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    /// SIGINT, then the exit status once standard output has ended (bounded).
+    func interrupt(timeout: Duration = .seconds(10)) throws -> Int32 {
+        kill(process.processIdentifier, SIGINT)
+        let deadline = ContinuousClock.now + timeout
+        while !received.state.withLock({ $0.ended }) {
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: "swift-att to exit after SIGINT") }
+            _ = received.arrived.wait(timeout: .now() + .milliseconds(100))
+        }
+        // Standard output closed: the process is exiting; reap it (bounded).
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: "swift-att to exit after SIGINT") }
+            usleep(20_000)
+        }
+        return process.terminationStatus
+    }
+
+    /// Standard output ended: the process exited (or is exiting).
+    struct EndOfOutput: Error, CustomStringConvertible {
+        let lines: [String]
+        let stderr: String
+        var description: String { "swift-att peripheral exited; last lines \(lines.suffix(5)), stderr: \(stderr)" }
+    }
+
+    /// Returns once there are more than `count` lines; throws at the deadline or when
+    /// the output ended.
+    private func waitForMore(_ count: Int, until deadline: ContinuousClock.Instant) throws {
+        while true {
+            let (now, ended) = received.state.withLock { ($0.lines.count, $0.ended) }
+            if now > count { return }
+            if ended { throw EndOfOutput(lines: lines, stderr: standardError) }
+            let remaining = deadline - .now
+            guard remaining > .zero else {
+                throw TimedOut(what: "swift-att peripheral output (so far: \(lines.suffix(5)); stderr: \(standardError))")
+            }
+            _ = received.arrived.wait(timeout: .now() + .milliseconds(100))
+        }
+    }
+
+    /// Ends the process if a test left it running.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: errorURL)
+    }
+
+    deinit { stop() }
+}
