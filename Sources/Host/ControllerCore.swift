@@ -106,10 +106,15 @@ final class ControllerCore {
 
     /// Sends an L2CAP frame on a connection, fragmented to the controller's buffers.
     func sendFrame(channel: UInt16, payload: some Collection<UInt8>, handle: UInt16) {
-        guard var flow = acl else { return }
-        flow.enqueue(L2CAPFragmenter.fragments(channel: channel, payload: payload, handle: handle, bufferLength: flow.bufferLength), on: handle)
-        for packet in flow.dequeue() { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
-        acl = flow
+        guard let bufferLength = acl?.bufferLength else { return }
+        acl?.enqueue(L2CAPFragmenter.fragments(channel: channel, payload: payload, handle: handle, bufferLength: bufferLength), on: handle)
+        flushACL()
+    }
+
+    /// Sends every queued ACL packet the controller has a free buffer for.
+    private func flushACL() {
+        guard let ready = acl?.dequeue() else { return }
+        for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
     }
 
     // MARK: Input
@@ -161,9 +166,8 @@ final class ControllerCore {
             for entry in completed.entries {
                 flow.completed(Int(entry.numCompletedPackets), on: entry.connectionHandle)
             }
-            let ready = flow.dequeue()
             acl = flow
-            for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+            flushACL()
             signalRoomIfWaiting()
         case .leMeta:
             if let established = ConnectionState.established(by: event) {
@@ -176,9 +180,8 @@ final class ControllerCore {
             detach(disconnection.connectionHandle, reason: disconnection.reason)
             guard var flow = acl else { return }
             flow.disconnected(disconnection.connectionHandle)
-            let ready = flow.dequeue()
             acl = flow
-            for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+            flushACL()
             // A full link that went away no longer holds back `updateValue`.
             signalRoomIfWaiting()
         default:
