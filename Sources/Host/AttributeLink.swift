@@ -4,8 +4,14 @@ import GATT
 /// The ATT side of one connection, on the loop thread: its bearer and the GATT server's
 /// view of it. Tokens identify our outstanding requests and indications.
 final class AttributeLink {
+    /// The largest ATT PDU this host accepts: 517 lets a 512-octet value travel in one
+    /// notification, Read Response or Write Request.
+    static let receiveMTU = 517
+
     let handle: UInt16
     var bearer: ATTBearer<Int>
+    /// Our GATT client's procedures and listeners on this link.
+    let client = GATTClientSession()
 
     init(handle: UInt16, receiveMTU: Int) {
         self.handle = handle

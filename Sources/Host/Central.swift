@@ -1,4 +1,5 @@
 import Advertising
+import GATT
 import BluetoothCore
 import HCI
 import Synchronization
@@ -79,10 +80,12 @@ public final class Central: Sendable {
 
     /// Connects to `address`. If the link is not up within `timeout` the attempt is
     /// cancelled (LE Create Connection Cancel) and `.timedOut` is thrown; a controller
-    /// that rejects the attempt throws its status.
+    /// that rejects the attempt throws its status. With `exchangeMTU` (the default) the
+    /// link's ATT_MTU is negotiated before this returns.
     public func connect(_ address: BluetoothAddress, timeout: Duration = .seconds(10),
-                        parameters: LEConnectionParameters = .init(intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 400)
-    ) async throws(CentralError) -> CentralLink {
+                        parameters: LEConnectionParameters = .init(intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 400),
+                        exchangeMTU: Bool = true
+    ) async throws(CentralError) -> Peer {
         let events = controller.events()
         do {
             try await controller.createConnection(to: address, parameters: parameters)
@@ -118,7 +121,16 @@ public final class Central: Sendable {
         }
         switch outcome {
         case let .success(handle)?:
-            return CentralLink(central: self, handle: handle, peer: address)
+            let peer = Peer(controller: controller, handle: handle, address: address)
+            if exchangeMTU {
+                // As CoreBluetooth does: the largest ATT_MTU both sides allow, at once.
+                do {
+                    try await peer.exchangeMTU()
+                } catch {
+                    throw .gatt(error)
+                }
+            }
+            return peer
         case let .failure(error)?:
             if case .timedOut = error { try? await controller.cancelConnection() }
             throw error
@@ -133,49 +145,17 @@ public final class Central: Sendable {
     }
 }
 
-/// One connection made by a `Central`.
-public struct CentralLink: Sendable {
-    public let central: Central
-    /// The HCI connection handle.
-    public let handle: UInt16
-    public let peer: BluetoothAddress
-
-    /// Ends the link and waits for the controller's Disconnection Complete.
-    public func disconnect(timeout: Duration = .seconds(5)) async throws(CentralError) {
-        let events = central.controller.events()
-        do {
-            _ = try await central.controller.send(Disconnect(connectionHandle: handle))
-        } catch {
-            throw .controller(error)
-        }
-        let handle = self.handle
-        let done: Bool = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await event in events {
-                    if case let .disconnectionComplete(d) = event, d.connectionHandle == handle { return true }
-                }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !done { throw .timedOut(timeout) }
-    }
-}
-
 /// Why a central operation failed.
 public enum CentralError: Error, Hashable, Sendable, CustomStringConvertible {
     case controller(HCIError)
     case connectionFailed(HCIStatus)
     case timedOut(Duration)
+    /// A GATT procedure the call ran failed.
+    case gatt(GATTClientError)
 
     public var description: String {
         switch self {
+        case let .gatt(error): return error.description
         case let .controller(error): return error.description
         case let .connectionFailed(status): return "connection failed: \(status)"
         case let .timedOut(duration): return "timed out after \(duration)"

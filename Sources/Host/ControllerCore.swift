@@ -24,7 +24,7 @@ final class ControllerCore {
     var acl: ACLFlow?
     var recombiner = L2CAPRecombiner()
     private var eventListeners: [Int: AsyncStream<HCIEvent>.Continuation] = [:]
-    private var nextListener = 0
+    var nextListener = 0
     /// Live connections by handle.
     private(set) var connections: [UInt16: ConnectionState] = [:]
     /// The ATT bearer of each connection.
@@ -32,14 +32,12 @@ final class ControllerCore {
     /// The GATT server every connection's peer may query (GAP and GATT services at
     /// least; a peripheral installs its own database).
     var gattServer: GATTServer?
-    /// Receives what a peer's server sends our client (issue 5's GATT client attaches).
-    var clientHandler: ((UInt16, ATTBearer<Int>.Action) -> Void)?
     private var peripheralListeners: [Int: AsyncStream<PeripheralEvent>.Continuation] = [:]
     /// Set when `updateValue` refused for lack of room; cleared by `.readyToUpdate`.
     private var waitingForRoom = false
     /// ACL packets queued on one connection beyond which `updateValue` says "not now".
     let transmitQueueLimit = 8
-    private var nextToken = 0
+    var nextToken = 0
     private var indicationTokens: [Int: (handle: UInt16, valueHandle: UInt16)] = [:]
     /// Receives every inbound and outbound packet (btsnoop capture).
     var packetObserver: ((HCIPacket, _ outbound: Bool) -> Void)?
@@ -168,6 +166,7 @@ final class ControllerCore {
             }
             acl = flow
             flushACL()
+            for link in links.values where !link.client.commands.isEmpty { drainCommands(on: link) }
             signalRoomIfWaiting()
         case .leMeta:
             if let established = ConnectionState.established(by: event) {
@@ -295,7 +294,7 @@ final class ControllerCore {
 
     /// A new connection gets its bearer and is announced to the server and listeners.
     private func attach(_ handle: UInt16, peer: BluetoothAddress) {
-        let link = AttributeLink(handle: handle, receiveMTU: 517)
+        let link = AttributeLink(handle: handle, receiveMTU: AttributeLink.receiveMTU)
         links[handle] = link
         emit(.connected(handle, peer))
         for pdu in gattServer?.connect(link.connectionID) ?? [] { push(pdu, on: link) }
@@ -307,12 +306,13 @@ final class ControllerCore {
         guard let link = links.removeValue(forKey: handle) else { return }
         let cause = ATTBearerError.DisconnectReason(code: reason.rawValue, name: reason.name)
         perform(link.bearer.close(reason: cause), on: link)
+        link.client.close(with: .disconnected(cause))
         gattServer?.disconnect(link.connectionID)
         emit(.disconnected(handle, reason))
     }
 
     /// Carries out what a bearer asked for, in order.
-    private func perform(_ actions: [ATTBearer<Int>.Action], on link: AttributeLink) {
+    func perform(_ actions: [ATTBearer<Int>.Action], on link: AttributeLink) {
         for action in actions {
             switch action {
             case let .send(pdu):
@@ -336,7 +336,7 @@ final class ControllerCore {
             case .dropped:
                 break
             case .response, .requestFailed, .notification, .indication:
-                clientHandler?(link.handle, action)
+                clientAction(action, on: link)
             }
         }
     }
@@ -449,6 +449,9 @@ final class ControllerCore {
         isRunning = false
         stopReason = stopReason ?? reason
         for callback in commands.cancelAll() { callback(.failure(reason)) }
+        // Links end with the controller: their procedures and listeners fail, naming why.
+        let gone = ATTBearerError.DisconnectReason(code: 0x16, name: "the controller stopped: \(stopReason ?? reason)")
+        for link in links.values { link.client.close(with: .disconnected(gone)) }
         for listener in eventListeners.values { listener.finish() }
         eventListeners.removeAll()
         for listener in peripheralListeners.values { listener.finish() }

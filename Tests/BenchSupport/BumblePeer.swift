@@ -11,10 +11,12 @@ public final class BumblePeer {
     public let stdout: Pipe
     private var buffer = Data()
 
-    public init(bench: BumbleBench, controller index: Int, address: String, arguments: [String]) throws {
+    /// Runs `script` (a file in Tests/bench: bumble_peer.py by default, or
+    /// bumble_server.py) with the controller's port, `address` and `arguments`.
+    public init(bench: BumbleBench, controller index: Int, address: String, arguments: [String], script: String = "bumble_peer.py") throws {
         process = Process()
         process.executableURL = BumbleBench.python
-        process.arguments = [BumbleBench.benchDirectory.appendingPathComponent("bumble_peer.py").path,
+        process.arguments = [BumbleBench.benchDirectory.appendingPathComponent(script).path,
                              "--port", String(bench.ports[index]), "--address", address] + arguments
         stdin = Pipe()
         stdout = Pipe()

@@ -1,0 +1,54 @@
+import ATT
+import GATT
+
+/// The client side of one link's ATT bearer, on the loop thread: the procedures waiting
+/// their turn, the one running, who listens for notifications, and Write Commands
+/// waiting for room in the controller's buffers.
+///
+/// One procedure runs at a time. The bearer would interleave the requests of several,
+/// but procedures that prepare writes share the server's one prepare queue (Core 5.4
+/// Vol 3 Part F §3.4.6), and a procedure-at-a-time order is what a caller expects when it
+/// awaits one call after another.
+final class GATTClientSession {
+    struct Running {
+        let driver: any ProcedureDriver
+        /// The bearer token of its outstanding request.
+        var token: Int
+    }
+
+    struct Listener {
+        /// Only this value handle's values; `nil` for every value.
+        let handle: UInt16?
+        let continuation: AsyncThrowingStream<GATTNotification, any Error>.Continuation
+    }
+
+    struct WaitingCommand {
+        let pdu: ATTPDU
+        let completion: @Sendable (GATTClientError?) -> Void
+    }
+
+    var waiting: [any ProcedureDriver] = []
+    var running: Running?
+    var listeners: [Int: Listener] = [:]
+    var commands: [WaitingCommand] = []
+
+    /// Hands a value to its listeners.
+    func deliver(_ notification: GATTNotification) {
+        for listener in listeners.values where listener.handle == nil || listener.handle == notification.handle {
+            listener.continuation.yield(notification)
+        }
+    }
+
+    /// The link is gone: everything waiting fails with `error`, every listener ends with it.
+    func close(with error: GATTClientError) {
+        let drivers = (running.map { [$0.driver] } ?? []) + waiting
+        running = nil
+        waiting.removeAll()
+        for driver in drivers { driver.fail(error) }
+        for listener in listeners.values { listener.continuation.finish(throwing: error) }
+        listeners.removeAll()
+        let parked = commands
+        commands.removeAll()
+        for command in parked { command.completion(error) }
+    }
+}

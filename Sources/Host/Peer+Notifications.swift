@@ -1,0 +1,81 @@
+import BluetoothCore
+import GATT
+
+/// Notifications and indications (Core 5.4 Vol 3 Part G §4.10, §4.11) and the Client
+/// Characteristic Configuration that asks for them (§4.12.3).
+extension Peer {
+    /// Subscribes to `characteristic` and returns its values as they arrive: notified if
+    /// it notifies, else indicated (each indication is confirmed as it arrives). The
+    /// listener is in place before the descriptor is written, so the first value cannot
+    /// be missed. When the stream is released, or the task iterating it is cancelled,
+    /// the subscription ends (0x0000 is written to the descriptor); to end it sooner
+    /// while keeping the stream, `setNotify([], for:)`. The stream ends with
+    /// `GATTClientError.disconnected` when the link goes down.
+    ///
+    /// Finds the Client Characteristic Configuration descriptor in `database`, or
+    /// discovers the characteristic's descriptors first.
+    public func notifications(of characteristic: GATTClient.Characteristic) async throws(GATTClientError) -> AsyncThrowingStream<GATTNotification, any Error> {
+        let configuration: GATTClientConfiguration
+        if characteristic.properties.contains(.notify) {
+            configuration = .notification
+        } else if characteristic.properties.contains(.indicate) {
+            configuration = .indication
+        } else {
+            throw .notSupported("characteristic \(characteristic.uuid) at \(Peer.hex(characteristic.valueHandle)) neither notifies nor indicates")
+        }
+        let descriptor = try await clientConfigurationHandle(of: characteristic)
+        let stream = values(of: characteristic.valueHandle) { [self] in
+            // Unsubscribing is best effort: on a link that is gone it fails at once.
+            Task { _ = try? await self.run { mtu in
+                GATTClient.WriteClientCharacteristicConfiguration(handle: descriptor, configuration: [], mtu: mtu)
+            } }
+        }
+        // On a failure the stream is dropped unused, which removes its listener.
+        try await run { mtu in
+            GATTClient.WriteClientCharacteristicConfiguration(characteristic, descriptorHandle: descriptor, configuration: configuration, mtu: mtu)
+        }
+        return stream
+    }
+
+    /// Writes `characteristic`'s Client Characteristic Configuration: CoreBluetooth's
+    /// `setNotifyValue(_:for:)`. Values then arrive on `values()` streams.
+    public func setNotify(_ configuration: GATTClientConfiguration, for characteristic: GATTClient.Characteristic) async throws(GATTClientError) {
+        let descriptor = try await clientConfigurationHandle(of: characteristic)
+        try await run { mtu in
+            GATTClient.WriteClientCharacteristicConfiguration(characteristic, descriptorHandle: descriptor, configuration: configuration, mtu: mtu)
+        }
+    }
+
+    /// Every value the peer notifies or indicates (of one value handle, or of all), from
+    /// now until the link goes down. Subscribes to nothing: see `notifications(of:)`.
+    public func values(of valueHandle: UInt16? = nil) -> AsyncThrowingStream<GATTNotification, any Error> {
+        values(of: valueHandle, onEnd: {})
+    }
+
+    func values(of valueHandle: UInt16?, onEnd: @escaping @Sendable () -> Void) -> AsyncThrowingStream<GATTNotification, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<GATTNotification, any Error>.makeStream(bufferingPolicy: .bufferingNewest(65_536))
+        let id = Self.procedureIDs.add(1, ordering: .relaxed).newValue
+        let loop = controller.loop
+        let handle = self.handle
+        continuation.onTermination = { termination in
+            loop.submit({ core in core.removeNotificationListener(id, on: handle) }, refuse: { _ in })
+            if case .cancelled = termination { onEnd() }
+        }
+        loop.submit({ core in core.addNotificationListener(id, on: handle, valueHandle: valueHandle, continuation) },
+                    refuse: { reason in
+                        continuation.finish(throwing: GATTClientError.disconnected(.init(code: 0x16, name: "the controller stopped: \(reason)")))
+                    })
+        return stream
+    }
+
+    /// The handle of `characteristic`'s Client Characteristic Configuration descriptor,
+    /// discovering its descriptors if they are not known yet.
+    func clientConfigurationHandle(of characteristic: GATTClient.Characteristic) async throws(GATTClientError) -> UInt16 {
+        if let known = database.clientConfigurationHandle(of: characteristic) { return known }
+        let descriptors = try await discoverDescriptors(of: characteristic)
+        guard let found = descriptors.first(where: { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration }) else {
+            throw .notSupported("characteristic \(characteristic.uuid) at \(Peer.hex(characteristic.valueHandle)) has no Client Characteristic Configuration descriptor")
+        }
+        return found.handle
+    }
+}
