@@ -139,8 +139,11 @@ public final class Central: Sendable {
         }
     }
 
-    /// Stops the controller; open links end with it.
-    public func close() async {
+    /// Ends every link this host has (Disconnect, waiting up to `timeout` for each
+    /// Disconnection Complete: a peer then knows at once, rather than after its
+    /// supervision timeout), then stops the controller.
+    public func close(timeout: Duration = .seconds(2)) async {
+        await controller.disconnectAll(timeout: timeout)
         await controller.close()
     }
 }

@@ -1,4 +1,5 @@
 import HCI
+import Synchronization
 
 extension Controller {
     /// The first value `match` finds in `events` within `timeout`, or `nil` (timed out,
@@ -21,6 +22,23 @@ extension Controller {
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
+        }
+    }
+
+    /// Sends Disconnect (Remote User Terminated Connection) on every live connection and
+    /// waits up to `timeout` for their Disconnection Complete events.
+    func disconnectAll(timeout: Duration) async {
+        let handles = await perform(orElse: [UInt16]()) { core in Array(core.connections.keys) }
+        guard !handles.isEmpty else { return }
+        let events = events()
+        for handle in handles { _ = try? await send(Disconnect(connectionHandle: handle)) }
+        let remaining = Mutex(Set(handles))
+        _ = await Self.firstEvent(in: events, within: timeout) { event -> Bool? in
+            guard case let .disconnectionComplete(d) = event else { return nil }
+            return remaining.withLock { set in
+                set.remove(d.connectionHandle)
+                return set.isEmpty ? true : nil
+            }
         }
     }
 }

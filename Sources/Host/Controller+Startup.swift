@@ -33,6 +33,7 @@ extension Controller {
         let commands = try await send(ReadLocalSupportedCommands()).supportedCommands
         let publicAddress = try await send(ReadBDADDR()).address
         let leFeatures = try await send(LEReadLocalSupportedFeatures()).leFeatures
+        await quiesce(commands)
 
         var length = 0
         var count = 0
@@ -61,6 +62,24 @@ extension Controller {
         await configureACL(bufferCount: count, bufferLength: length)
         remember(info)
         return info
+    }
+
+    /// Stops scanning and advertising a previous host may have left running. Reset
+    /// should have (Core 5.4 Vol 4 Part E §7.3.2), but some controllers keep both across
+    /// it (Bumble's virtual controller does, BENCH.md), and a scanning controller then
+    /// refuses LE Set Random Address and the scan parameters with Command Disallowed.
+    /// A refusal here means there was nothing to stop.
+    func quiesce(_ commands: HCISupportedCommands) async {
+        if commands.supports(.leSetExtendedScanEnable) {
+            _ = try? await send(LESetExtendedScanEnable(enable: false))
+        } else {
+            _ = try? await send(LESetScanEnable(scanEnable: false))
+        }
+        if commands.supports(.leSetExtendedAdvertisingEnable) {
+            _ = try? await send(LESetExtendedAdvertisingEnable(enable: false, sets: []))
+        } else {
+            _ = try? await send(LESetAdvertisingEnable(advertisingEnable: false))
+        }
     }
 
     /// Starts host-to-controller ACL flow control with the controller's buffer sizes.

@@ -1,5 +1,5 @@
 /// Why a command failed: the exit status says which kind (1 bad data, 2 usage, 3 the
-/// controller or transport failed).
+/// controller or transport failed, 4 the peer: not found, refused, or gone).
 enum CommandError: Error {
     /// The command line itself is wrong: unknown command or option, missing argument. Exit 2.
     case usage(String)
@@ -7,10 +7,13 @@ enum CommandError: Error {
     case input(String)
     /// The controller, the transport or the link failed (no adapter, refused, timed out). Exit 3.
     case failure(String)
+    /// The remote device: not found by the scan, its GATT server refused (an ATT error),
+    /// or the link went down. Exit 4.
+    case peer(String)
 
     var message: String {
         switch self {
-        case let .usage(m), let .input(m), let .failure(m): return m
+        case let .usage(m), let .input(m), let .failure(m), let .peer(m): return m
         }
     }
 
@@ -19,6 +22,7 @@ enum CommandError: Error {
         case .usage: return 2
         case .input: return 1
         case .failure: return 3
+        case .peer: return 4
         }
     }
 }

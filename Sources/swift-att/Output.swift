@@ -16,7 +16,7 @@ enum Output {
         writeError("swift-att: error: \(flat)\n")
     }
 
-    private static func writeError(_ text: String) {
+    static func writeError(_ text: String) {
         flush()  // keep results printed so far ahead of the diagnostic
         let bytes = Array(text.utf8)
         var offset = 0

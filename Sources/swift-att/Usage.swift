@@ -12,6 +12,7 @@ enum Usage {
           dump <file.btsnoop>         Print a btsnoop capture decoded: HCI, L2CAP and ATT.
           info [--transport T]        Reset a controller and print what it is and supports.
           peripheral <profile>        Serve heart-rate, transfer, hc08 or light as a GATT peripheral.
+          central <action> …          Scan, connect, discover, read, write, subscribe as a GATT central.
           help [<command>]            Show this help, or a command's help.
 
           Give '-' instead of <hex> or <json> to read standard input, one PDU or payload per line.
@@ -27,6 +28,7 @@ enum Usage {
           swift-att encode att '{"opcode":10,"handle":23}'
           swift-att decode att - --json < pdus.txt | swift-att encode att -
           swift-att peripheral heart-rate --transport tcp:127.0.0.1:9000
+          swift-att central heart-rate --transport tcp:127.0.0.1:9001
         """
 
     static let decode = """
@@ -155,9 +157,67 @@ enum Usage {
         case "dump": Output.print(dump)
         case "info": Output.print(info)
         case "peripheral": Output.print(peripheral)
+        case "central": Output.print(central)
         case "help": Output.print(main)
         case let other?: throw .usage("no help for unknown command '\(other)' (see 'swift-att --help')")
         }
         return 0
     }
+
+    static let central = """
+        USAGE: swift-att central scan [--service UUID[,UUID…]] [--name TEXT] [--rssi DBM] [--duplicates] [--passive]
+               swift-att central discover <device>
+               swift-att central read <device> <characteristic>
+               swift-att central write <device> <characteristic> <hex> [--text] [--without-response]
+               swift-att central subscribe <device> <characteristic> [--count N] [--duration SECONDS]
+               swift-att central shell [<device>]
+               swift-att central heart-rate|hc08|transfer [<device>]
+               swift-att central light [<device>] <light>=on|off …
+
+        The central role, as LightBlue or nRF Connect offer it. Every action but 'scan' scans
+        for the device, connects, exchanges ATT_MTU and discovers the database first.
+
+        <device>          An address (C0:B0:00:00:00:0A), or part of the advertised name
+                          (case-insensitive). Seed flows find their service when none is given.
+        <characteristic>  A UUID (2A37, 713d0003-503e-4c75-ba94-3148f18d941e) or a value
+                          handle (0x0012).
+
+        ACTIONS:
+          scan         A live table of advertisers: address, type, RSSI, name, services with
+                       their names, manufacturer data. Runs --duration (default 10) seconds.
+          discover     The database as a tree: services, characteristics with properties and
+                       handles, descriptors, and every readable value, decoded where known.
+          read         Reads a value (long values whole) and prints it, decoded where known.
+          write        Writes hex (or --text) with a Write Request (long values with
+                       Prepare/Execute Write), or --without-response with a Write Command.
+          subscribe    Prints notifications or indications as they arrive, decoded for known
+                       characteristics (Heart Rate Measurement, Battery Level…).
+          shell        Interactive: type 'help' for its commands.
+          heart-rate   Seed 002: finds service 180D, writes 01 to 2A39, reads 2A38, prints BPM.
+          hc08         Seed 003: FFE0/FFE1; prints what arrives as text; sends stdin lines
+                       (and --send TEXT) with Write Without Response.
+          light        Seed 001: writes two-octet light commands (3=on, 2=off, or hex 0301)
+                       to 713D0003 with Write Without Response.
+          transfer     Seed 000: receives the chunked text until EOM and prints it.
+
+        OPTIONS:
+          --transport T     hci0 (default; or $SWIFT_ATT_TRANSPORT), serial:/dev/ttyUSB0@115200,
+                            tcp:HOST:PORT.
+          --service UUIDS   Only devices advertising one of these services.
+          --name TEXT       Only devices whose advertised name contains TEXT.
+          --rssi DBM        Only devices heard at DBM or stronger (e.g. -70).
+          --timeout S       How long to scan for <device> (default 10 seconds).
+          --duration S      scan: how long to scan; subscribe and seed flows: how long to listen.
+          --count N         Stop after N devices (scan) or N values (subscribe, heart-rate…).
+          --duplicates      scan: a row per advertising report, as CoreBluetooth's AllowDuplicates.
+          --passive         Scan without scan requests.
+          --json            One JSON object per line instead of text.
+          --btsnoop FILE    Record every HCI packet to FILE (Wireshark, 'swift-att dump').
+          -h, --help        Show this help.
+
+        Progress goes to standard error; results to standard output. Exits 0 on success,
+        1 on bad input (hex, an unknown characteristic), 2 on a usage error, 3 when the
+        controller or transport fails, 4 when the device is not found, refuses (its ATT
+        error is named) or disconnects.
+        """
 }

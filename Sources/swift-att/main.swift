@@ -17,6 +17,7 @@ func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
     case "dump": return try DumpCommand.run(rest)
     case "info": return try await InfoCommand.run(rest)
     case "peripheral": return try await PeripheralCommand.run(rest)
+    case "central": return try await CentralCommand.run(rest)
     case "help": return try Usage.help(for: rest)
     case "-h", "--help": Output.print(Usage.main)
     case "--version": Output.print("swift-att \(swiftATTVersion)")

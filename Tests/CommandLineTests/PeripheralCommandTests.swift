@@ -277,14 +277,15 @@ final class RunningPeripheral {
         let arrived = DispatchSemaphore(value: 0)
     }
 
-    init(_ arguments: [String]) throws {
+    /// Runs `swift-att <command> arguments…` (`peripheral` unless told otherwise).
+    init(_ arguments: [String], command: String = "peripheral") throws {
         guard let binary = SwiftATTProcess.binary else {
             throw SwiftATTProcess.BinaryNotFound(searched: SwiftATTProcess.candidates.map(\.path))
         }
         errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-peripheral-\(UUID().uuidString).stderr")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.executableURL = binary
-        process.arguments = ["peripheral"] + arguments
+        process.arguments = [command] + arguments
         process.standardInput = input
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorURL)

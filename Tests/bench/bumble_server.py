@@ -76,9 +76,18 @@ async def serve(device, args):
     measurement, indicated = build(device)
     connections = []
 
+    async def advertise():
+        await device.start_advertising(advertising_data=data, advertising_interval_min=20, advertising_interval_max=20)
+
+    def on_disconnection(connection, reason):
+        connections.remove(connection)
+        emit(event='disconnected', reason=reason)
+        # Advertise again, as a real peripheral does, for the next central.
+        asyncio.get_running_loop().create_task(advertise())
+
     def on_connection(connection):
         connections.append(connection)
-        connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
+        connection.on('disconnection', lambda reason: on_disconnection(connection, reason))
         connection.on('connection_att_mtu_update', lambda: emit(event='mtu', mtu=connection.att_mtu))
         emit(event='connected', peer=str(connection.peer_address).split('/')[0])
 
@@ -92,7 +101,7 @@ async def serve(device, args):
         (AdvertisingData.COMPLETE_LIST_OF_16_BIT_SERVICE_CLASS_UUIDS, bytes(UUID('180D'))),
         (AdvertisingData.COMPLETE_LOCAL_NAME, args.name.encode()),
     ]))
-    await device.start_advertising(advertising_data=data, advertising_interval_min=20, advertising_interval_max=20)
+    await advertise()
     emit(event='ready', address=str(device.random_address).split('/')[0])
 
     loop = asyncio.get_running_loop()
@@ -123,7 +132,7 @@ async def serve(device, args):
                                                   struct.pack('<HH', start, end))
                 emit(event='service-added', start=start, end=end)
             elif words[0] == 'disconnect':
-                for connection in connections:
+                for connection in list(connections):
                     await connection.disconnect()
             else:
                 emit(event='error', message=f'unknown command {words[0]!r}')

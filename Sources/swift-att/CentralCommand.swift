@@ -1,0 +1,147 @@
+import BluetoothCore
+import Profiles
+import Transport
+
+/// `swift-att central <action> …`: the central role from a shell, as LightBlue or nRF
+/// Connect offer it — scan, connect, discover, read, write, subscribe, an interactive
+/// shell, and the seeds' flows as ready commands. Every action that talks to a device
+/// finds it by scanning first (by address, name or service), connects, exchanges MTU and
+/// discovers what it needs.
+enum CentralCommand {
+    enum Action: String, CaseIterable, Sendable {
+        case scan, discover, read, write, subscribe, shell
+        case heartRate = "heart-rate", hc08, light, transfer
+    }
+
+    /// What the command line asked for, checked.
+    struct Options: Sendable {
+        var action: Action
+        var transport: TransportSpecification
+        var capture: String?
+        var json = false
+        /// The device: an address, or a piece of its name; `nil` finds it by `services`.
+        var target: String?
+        /// Positionals after the target (characteristic, value, light commands).
+        var operands: [String] = []
+        var services: [BluetoothUUID] = []
+        var name: String?
+        var minimumRSSI: Int8?
+        var duplicates = false
+        var passive = false
+        /// How long to scan for the target (or, for `scan`, in all).
+        var scanTimeout: Duration = .seconds(10)
+        /// How long to stay subscribed; `nil`: until Ctrl-C or `count`.
+        var duration: Duration?
+        var count: Int?
+        var withoutResponse = false
+        /// Values given and printed as UTF-8 text rather than hex.
+        var text = false
+        /// hc08: lines to send, as if typed.
+        var send: [String] = []
+    }
+
+    static let actionList = "scan, discover, read, write, subscribe, shell, heart-rate, hc08, light or transfer"
+
+    static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
+        let args = try Arguments(
+            arguments, flags: ["--json", "--duplicates", "--passive", "--without-response", "--text"],
+            options: ["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send"],
+            command: "central")
+        if args.wantsHelp {
+            Output.print(Usage.central)
+            return 0
+        }
+        return try await CentralSession.run(try options(args))
+    }
+
+    static func options(_ args: Arguments) throws(CommandError) -> Options {
+        guard let word = args.positionals.first else {
+            throw .usage("central: missing action (\(actionList); see 'swift-att central --help')")
+        }
+        guard let action = Action(rawValue: word) else {
+            throw .usage("central: unknown action '\(word)' (\(actionList))")
+        }
+        var options = Options(action: action, transport: try ControllerSession.specification(args), capture: args.option("--btsnoop"))
+        options.json = args.has("--json")
+        options.duplicates = args.has("--duplicates")
+        options.passive = args.has("--passive")
+        options.withoutResponse = args.has("--without-response")
+        options.text = args.has("--text")
+        options.name = args.option("--name")
+        if let list = args.option("--service") {
+            for item in list.split(separator: ",") {
+                guard let uuid = BluetoothUUID(String(item)) else {
+                    throw .usage("central: --service takes Bluetooth UUIDs (180D, 0000180d-0000-1000-8000-00805f9b34fb), not '\(item)'")
+                }
+                options.services.append(uuid)
+            }
+        }
+        if let text = args.option("--rssi") {
+            guard let rssi = Int8(text), rssi <= 20 else { throw .usage("central: --rssi takes dBm from -128 to 20, not '\(text)'") }
+            options.minimumRSSI = rssi
+        }
+        if let text = args.option("--timeout") { options.scanTimeout = try seconds(text, "--timeout") }
+        if let text = args.option("--duration") { options.duration = try seconds(text, "--duration") }
+        if let text = args.option("--count") {
+            guard let count = Int(text), count > 0 else { throw .usage("central: --count takes a number above 0, not '\(text)'") }
+            options.count = count
+        }
+        if let line = args.option("--send") { options.send = [line] }
+
+        var rest = Array(args.positionals.dropFirst())
+        switch action {
+        case .scan:
+            if let extra = rest.first { throw .usage("central scan: unexpected argument '\(extra)' (filter with --service, --name, --rssi)") }
+            if action == .scan, args.option("--timeout") == nil { options.scanTimeout = options.duration ?? .seconds(10) }
+        case .discover, .shell, .heartRate, .hc08, .transfer:
+            options.target = rest.first
+            if rest.count > 1 { throw .usage("central \(action.rawValue): unexpected argument '\(rest[1])'") }
+        case .read, .subscribe:
+            guard rest.count == 2 else { throw .usage("central \(action.rawValue): give a device and a characteristic: <address|name> <uuid|handle>") }
+            options.target = rest[0]
+            options.operands = [rest[1]]
+        case .write:
+            guard rest.count == 3 else { throw .usage("central write: give a device, a characteristic and a value: <address|name> <uuid|handle> <hex|text>") }
+            options.target = rest[0]
+            options.operands = [rest[1], rest[2]]
+        case .light:
+            // An optional device, then light commands (3=on, 2=off, or two hex octets).
+            if let first = rest.first, LightCommandText.parse(first) == nil {
+                options.target = first
+                rest.removeFirst()
+            }
+            guard !rest.isEmpty else { throw .usage("central light: give light commands: 1=on 2=off, or hex 0101") }
+            for item in rest where LightCommandText.parse(item) == nil {
+                throw .usage("central light: '\(item)' is not a light command (LIGHT=on|off, or two hex octets like 0301)")
+            }
+            options.operands = rest
+        }
+        for flag in ["--without-response"] where action != .write && args.has(flag) {
+            throw .usage("central \(action.rawValue): \(flag) is for 'write'")
+        }
+        return options
+    }
+
+    static func seconds(_ text: String, _ option: String) throws(CommandError) -> Duration {
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1_000_000 else {
+            throw .usage("central: \(option) takes a number of seconds greater than 0, not '\(text)'")
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+}
+
+/// Seed 001's light commands as typed: `3=on`, `2=off`, or the two octets in hex.
+enum LightCommandText {
+    static func parse(_ text: String) -> LightCommand? {
+        let parts = text.lowercased().split(separator: "=")
+        if parts.count == 2, let light = UInt8(parts[0]) {
+            switch parts[1] {
+            case "on", "1": return LightCommand(light: light, isOn: true)
+            case "off", "0": return LightCommand(light: light, isOn: false)
+            default: return nil
+            }
+        }
+        guard let bytes = try? Hex.decode(text), bytes.count == 2 else { return nil }
+        return try? LightCommand(decoding: bytes)
+    }
+}

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Advertising
+import BluetoothCore
+import GATT
+import Host
+
+/// Finds the device a `swift-att central` action names, connects and resolves the
+/// characteristics it names.
+///
+/// A device is named by its address (`C0:B0:00:00:00:0A`, either address type), or by a
+/// piece of its advertised name (case-insensitive), or not at all: then it is the first
+/// that advertises one of `--service` (or the seed flow's service). Progress goes to
+/// standard error, so standard output keeps only results.
+struct CentralConnector {
+    let options: CentralCommand.Options
+    let central: Central
+
+    func connect(defaultServices: [BluetoothUUID], report: PeripheralReport) async throws(CommandError) -> Peer {
+        let device = try await find(defaultServices: defaultServices)
+        let name = device.data.localName?.name
+        Output.progress("connecting to \(device.address)\(name.map { " (\($0))" } ?? "")…")
+        let peer: Peer
+        do {
+            peer = try await central.connect(device.address)
+        } catch {
+            throw CentralSession.failure("connecting to \(device.address)", error)
+        }
+        let mtu = await peer.mtu
+        let summary = "connected to \(device.address)\(name.map { " \(PeripheralReport.quoted($0))" } ?? ""), ATT_MTU \(mtu)"
+        if report.json {
+            report.emit(summary, ["event": "connected", "address": .string(device.address.description),
+                                  "name": name.map { .string($0) } ?? .null, "mtu": .integer(mtu)])
+        } else {
+            Output.progress(summary)
+        }
+        return peer
+    }
+
+    /// Scans until a device matches, or fails after `--timeout`.
+    func find(defaultServices: [BluetoothUUID]) async throws(CommandError) -> DiscoveredDevice {
+        var filter = ScanFilter(minimumRSSI: options.minimumRSSI)
+        var wanted: String
+        var address: BluetoothAddress?
+        if let target = options.target, let parsed = BluetoothAddress(target) {
+            address = parsed
+            wanted = "device \(target)"
+        } else if let target = options.target {
+            filter.nameContains = target
+            wanted = "a device named like \(PeripheralReport.quoted(target))"
+        } else {
+            filter.services = options.services.isEmpty ? defaultServices : options.services
+            guard !filter.services.isEmpty else {
+                throw .usage("central \(options.action.rawValue): name the device (an address or part of its name), or give --service")
+            }
+            wanted = "a device advertising " + filter.services.map { describe($0) }.joined(separator: " or ")
+        }
+        if let name = options.name {
+            filter.nameContains = name
+            wanted += " named like \(PeripheralReport.quoted(name))"
+        }
+        Output.progress("scanning for \(wanted)…")
+        let scan = central.scan(filter, active: !options.passive)
+        let timeout = options.scanTimeout
+        let wantedAddress = address
+        let found: DiscoveredDevice?
+        do {
+            found = try await withThrowingTaskGroup(of: DiscoveredDevice?.self) { group in
+                group.addTask {
+                    for try await device in scan where wantedAddress.map({ $0.value == device.address.value }) ?? true {
+                        return device
+                    }
+                    return nil
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+        } catch {
+            throw .failure("scanning: \(error)")
+        }
+        guard let found else {
+            throw .peer("no \(wanted.hasPrefix("a ") ? String(wanted.dropFirst(2)) : wanted) found in \(timeout) of scanning")
+        }
+        return found
+    }
+
+    func describe(_ uuid: BluetoothUUID) -> String {
+        let name = CentralSession.names[uuid] ?? uuid.assignedName
+        return name.map { "\(uuid) (\($0))" } ?? uuid.description
+    }
+
+    /// The characteristic `spec` names in `database`: a UUID (the first with it) or a
+    /// handle (`0x0012`: its value or declaration handle).
+    static func characteristic(_ spec: String, in database: GATTClientDatabase) throws(CommandError) -> GATTClient.Characteristic {
+        let all = database.services.flatMap { $0.characteristics.map(\.characteristic) }
+        if spec.lowercased().hasPrefix("0x"), let handle = UInt16(spec.dropFirst(2), radix: 16) {
+            if let found = all.first(where: { $0.valueHandle == handle || $0.declarationHandle == handle }) { return found }
+            throw .input("no characteristic at handle \(spec) (value handles: \(all.map { ValueText.handle($0.valueHandle) }.joined(separator: ", ")))")
+        }
+        guard let uuid = BluetoothUUID(spec) else {
+            throw .usage("'\(spec)' is neither a characteristic UUID (2A37, 713d0003-503e-4c75-ba94-3148f18d941e) nor a handle (0x0012)")
+        }
+        if let found = all.first(where: { $0.uuid == uuid }) { return found }
+        let known = all.map { $0.uuid.description }.joined(separator: ", ")
+        throw .input("the device has no characteristic \(uuid) (it has: \(known.isEmpty ? "none" : known))")
+    }
+}
+
+extension Output {
+    /// `swift-att: <message>` on standard error: what the command is doing, for people.
+    static func progress(_ message: String) {
+        writeError("swift-att: \(message)\n")
+    }
+}
+
+extension Output {
+    /// A progress line redrawn in place on a terminal (`\r`); nothing when standard error
+    /// is a file or pipe, so logs are not flooded.
+    static func progressInPlace(_ message: String) {
+        guard isatty(STDERR_FILENO) == 1 else { return }
+        writeError("\rswift-att: \(message)\u{1B}[K")
+    }
+}

@@ -1,0 +1,86 @@
+import Advertising
+import ATTJSON
+import BluetoothCore
+import GATT
+import HCI
+import Host
+import Profiles
+
+/// One run of `swift-att central`: opens the controller, carries out the action, and
+/// always closes the controller again (a link still up is ended with it).
+enum CentralSession {
+    /// Names of the seeds' own UUIDs; SIG names cover the rest.
+    static let names: [BluetoothUUID: String] = HeartRateProfile.names
+        .merging(TransferProfile.names) { a, _ in a }
+        .merging(SerialModuleProfile.names) { a, _ in a }
+        .merging(LightShieldProfile.names) { a, _ in a }
+
+    static func run(_ options: CentralCommand.Options) async throws(CommandError) -> Int32 {
+        let report = PeripheralReport(json: options.json, names: names)
+        let inputs = CentralInputs.start(readingLines: options.action == .shell || options.action == .hc08)
+        let central: Central
+        do {
+            central = try await Central.start(transport: options.transport, capturePath: options.capture)
+        } catch {
+            throw .failure(error.description)
+        }
+        let result: Result<Int32, CommandError>
+        do throws(CommandError) {
+            result = .success(try await perform(options, central: central, report: report, inputs: inputs))
+        } catch {
+            result = .failure(error)
+        }
+        await central.close()
+        return try result.get()
+    }
+
+    private static func perform(
+        _ options: CentralCommand.Options, central: Central, report: PeripheralReport, inputs: CentralInputs
+    ) async throws(CommandError) -> Int32 {
+        switch options.action {
+        case .scan:
+            return try await CentralScan.run(options, central: central, report: report, inputs: inputs)
+        case .shell:
+            return try await CentralShell(options: options, central: central, report: report, inputs: inputs).run()
+        default:
+            break
+        }
+        let connector = CentralConnector(options: options, central: central)
+        let peer = try await connector.connect(defaultServices: defaultServices(options.action), report: report)
+        let actions = CentralActions(options: options, peer: peer, report: report, inputs: inputs)
+        switch options.action {
+        case .discover: return try await actions.discover()
+        case .read: return try await actions.read()
+        case .write: return try await actions.write()
+        case .subscribe: return try await actions.subscribe()
+        case .heartRate: return try await CentralSeedFlows(actions: actions).heartRate()
+        case .hc08: return try await CentralSeedFlows(actions: actions).serialModule()
+        case .light: return try await CentralSeedFlows(actions: actions).light()
+        case .transfer: return try await CentralSeedFlows(actions: actions).transfer()
+        case .scan, .shell: return 0
+        }
+    }
+
+    /// The service a seed flow looks for when no device is named.
+    static func defaultServices(_ action: CentralCommand.Action) -> [BluetoothUUID] {
+        switch action {
+        case .heartRate: return [HeartRateProfile.service]
+        case .hc08: return [SerialModuleProfile.service]
+        case .light: return [LightShieldProfile.service]
+        case .transfer: return [TransferProfile.service]
+        default: return []
+        }
+    }
+
+    /// The exit error for a failed GATT call: the peer's doing (4), with what was tried.
+    static func failure(_ what: String, _ error: GATTClientError) -> CommandError {
+        .peer("\(what): \(error)")
+    }
+
+    static func failure(_ what: String, _ error: CentralError) -> CommandError {
+        switch error {
+        case let .controller(e): return .failure("\(what): \(e)")
+        default: return .peer("\(what): \(error)")
+        }
+    }
+}
