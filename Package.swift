@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BluetoothCore", "HCI", "Host", "Transport", "Advertising", "BenchSupport", "GATT", "ATT"]
+            dependencies: ["BluetoothCore", "HCI", "Host", "Transport", "Advertising", "BenchSupport", "GATT", "ATT", "Profiles"]
         ),
         .testTarget(
             name: "CaptureTests",

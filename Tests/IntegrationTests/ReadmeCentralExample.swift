@@ -1,0 +1,30 @@
+import Advertising
+import BluetoothCore
+import GATT
+import Host
+import Profiles
+import Transport
+
+/// README's "Be a central from Swift" program, kept here so that it keeps compiling.
+/// (It needs a heart-rate monitor; the tests run the same flow against Bumble instead.)
+enum ReadmeCentralExample {
+    static func main() async throws {
+        let central = try await Central.start(transport: TransportSpecification(parsing: "hci0"))
+        var found: DiscoveredDevice?
+        for try await device in central.scan(ScanFilter(services: [BluetoothUUID(0x180D)])) {
+            found = device          // ending the loop stops the scan
+            break
+        }
+        guard let device = found else { fatalError("no heart-rate monitor") }
+        let peer = try await central.connect(device.address)          // ATT_MTU exchanged too
+        let database = try await peer.discoverDatabase()              // services, characteristics, descriptors
+        if let controlPoint = database.characteristics(uuid: BluetoothUUID(0x2A39)).first {
+            try await peer.write([0x01], to: controlPoint)            // .withoutResponse for Write Commands
+        }
+        let measurement = database.characteristics(uuid: BluetoothUUID(0x2A37)).first!
+        for try await value in try await peer.notifications(of: measurement) {   // CCCD written for you
+            print(try HeartRateMeasurement(decoding: value.value).beatsPerMinute, "bpm")
+        }
+        await central.close()                                         // disconnects, releases the adapter
+    }
+}

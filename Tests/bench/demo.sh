@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The demo, on a machine with no Bluetooth at all: installs what it needs (libbluetooth-dev
+# from Debian, Bumble from PyPI), builds swift-att, starts two of Bumble's virtual
+# controllers on one virtual radio, runs `swift-att peripheral heart-rate` on the first
+# and `swift-att central` on the second: the central finds the monitor by its service,
+# prints its database as a tree, then prints live heart-rate values.
+#
+#   Tests/bench/demo.sh [--count N]      (N heart-rate values; default 10)
+#
+# Everything it starts is stopped when it exits, however it exits.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="/opt/swift/usr/bin:$PATH"
+count=10
+if [ "${1:-}" = "--count" ] && [ -n "${2:-}" ]; then count=$2; fi
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+
+say "installing what the demo needs (libbluetooth-dev, Bumble)"
+if ! dpkg -s libbluetooth-dev >/dev/null 2>&1; then
+    sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get install -y -qq libbluetooth-dev >/dev/null 2>&1 || { $sudo apt-get update -qq >/dev/null; $sudo apt-get install -y -qq libbluetooth-dev >/dev/null; }
+fi
+Tests/bench/setup.sh
+
+say "building swift-att (release)"
+swift build -c release --product swift-att 2>&1 | tail -n 1
+bin=.build/release/swift-att
+python=Tests/bench/.venv/bin/python
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+# Two free TCP ports, one per controller.
+read -r port0 port1 < <("$python" -c '
+import socket
+socks = [socket.socket() for _ in range(2)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in socks])
+for s in socks: s.close()')
+
+say "starting Bumble's virtual radio: controllers on tcp:127.0.0.1:$port0 and :$port1"
+mkfifo "$work/controllers.in"
+"$python" Tests/bench/controllers.py --ports "$port0,$port1" --duration 600 < "$work/controllers.in" > "$work/controllers.out" 2>&1 &
+pids+=($!)
+exec 3> "$work/controllers.in"   # held open: the controllers run until this script ends
+for _ in $(seq 100); do grep -q READY "$work/controllers.out" && break; sleep 0.1; done
+grep -q READY "$work/controllers.out" || { cat "$work/controllers.out" >&2; echo "the controllers did not start" >&2; exit 1; }
+
+say "swift-att peripheral heart-rate (on controller 1)"
+"$bin" peripheral heart-rate --transport "tcp:127.0.0.1:$port0" --interval 500 > "$work/peripheral.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q "advertising" "$work/peripheral.out" && break; sleep 0.1; done
+sed -n 1p "$work/peripheral.out"
+
+say "swift-att central discover --service 180D (on controller 2)"
+"$bin" central discover --service 180D --transport "tcp:127.0.0.1:$port1"
+
+say "swift-att central heart-rate --count $count"
+"$bin" central heart-rate --count "$count" --transport "tcp:127.0.0.1:$port1"
+
+say "what the peripheral saw"
+cat "$work/peripheral.out"
