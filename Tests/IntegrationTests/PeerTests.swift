@@ -181,6 +181,63 @@ import Transport
         #expect(services.map(\.uuid) == [BluetoothUUID(0x180D)])
         await s.central.close()
     }
+
+    @Test func linkParameters() async throws {
+        let s = try await Session.start()
+        defer { s.server.stop(); s.bench.stop() }
+        let peer = s.peer
+        // A connection parameter update the controller carries out (interval in 1.25 ms).
+        let update = try await peer.updateConnectionParameters(.init(intervalMin: 40, intervalMax: 56, maxLatency: 0, supervisionTimeout: 500))
+        #expect(update.status == .success)
+        #expect((40...56).contains(update.connectionInterval), "\(update)")
+        #expect(update.supervisionTimeout == 500)
+        #expect(try await peer.readPHY().txPHY == .le1M)
+        // Bumble's controller lists LE Set Data Length but answers Unknown HCI Command, and
+        // never answers LE Set PHY (BENCH.md quirks 1 and 8): both fail, typed.
+        await #expect(throws: CentralError.controller(.commandFailed(LESetDataLength.opcode, .unknownCommand))) {
+            _ = try await peer.setDataLength()
+        }
+        do {
+            _ = try await peer.setPHY(tx: .le2M, rx: .le2M)
+            Issue.record("LE Set PHY succeeded on a controller that never answers it")
+        } catch {
+            guard case .controller(.commandTimedOut(LESetPHY.opcode, _)) = error else { return #expect(Bool(false), "\(error)") }
+        }
+        // The link still works.
+        #expect(try await peer.discoverServices([BluetoothUUID(0x180D)]).count == 1)
+        await s.central.close()
+    }
+
+    @Test func twoLinksAtOnce() async throws {
+        let bench = try BumbleBench(controllers: 3)
+        defer { bench.stop() }
+        let first = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:0A", arguments: ["--name", "Bumble One"], script: "bumble_server.py")
+        defer { first.stop() }
+        let second = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:0C", arguments: ["--name", "Bumble Two"], script: "bumble_server.py")
+        defer { second.stop() }
+        _ = try first.next("ready")
+        _ = try second.next("ready")
+        let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[2]))
+        let one = try await central.connect(try #require(BluetoothAddress("C0:B0:00:00:00:0A", kind: .random)))
+        let two = try await central.connect(try #require(BluetoothAddress("C0:B0:00:00:00:0C", kind: .random)))
+        #expect(one.handle != two.handle)
+        // Both links run procedures at the same time, each on its own bearer.
+        async let a = one.discoverDatabase()
+        async let b = two.discoverDatabase()
+        let (databaseOne, databaseTwo) = try await (a, b)
+        let long = try #require(databaseOne.characteristics(uuid: Self.test(2)).first)
+        async let readOne = one.read(long)
+        async let readTwo = two.read(try #require(databaseTwo.characteristics(uuid: Self.test(2)).first))
+        let (valueOne, valueTwo) = try await (readOne, readTwo)
+        #expect(valueOne.count == 300 && valueOne == valueTwo)
+        // Ending one leaves the other up.
+        try await one.disconnect()
+        _ = try first.next("disconnected")
+        await #expect(throws: GATTClientError.self) { _ = try await one.read(long) }
+        #expect(try await two.read(long).count == 300)
+        await central.close()
+        _ = try second.next("disconnected")
+    }
 }
 
 extension String {
