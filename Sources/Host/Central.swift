@@ -33,6 +33,24 @@ public final class Central: Sendable {
         }
     }
 
+    /// Opens the controller named by a transport string ("hci0", "serial:/dev/ttyUSB0",
+    /// "tcp:127.0.0.1:9000") and runs its start-up sequence.
+    public static func start(transport: String, capturePath: String? = nil) async throws(HCIError) -> Central {
+        let specification: TransportSpecification
+        do {
+            specification = try TransportSpecification(parsing: transport)
+        } catch {
+            throw .transport(error)
+        }
+        return try await start(transport: specification, capturePath: capturePath)
+    }
+
+    /// Scans for devices advertising any of `services` (every device when empty), as
+    /// `CBCentralManager.scanForPeripherals(withServices:)` does.
+    public func scan(services: [BluetoothUUID], allowDuplicates: Bool = false) -> AsyncThrowingStream<DiscoveredDevice, any Error> {
+        scan(ScanFilter(services: services), allowDuplicates: allowDuplicates)
+    }
+
     /// Scans until the consumer stops iterating (then scanning stops). Reports and scan
     /// responses are merged per address; each matching device is delivered once, or at
     /// every report with `allowDuplicates` (CoreBluetooth's AllowDuplicates). Legacy or

@@ -2,9 +2,16 @@ import Host
 import Synchronization
 
 /// Signals and standard input for `swift-att central`, handed to whichever flow is
-/// waiting: each `subscribe()` gets its own stream of what arrives from then on.
+/// waiting: each `subscribe()` gets its own stream of what arrives from then on. What
+/// arrives while nobody listens (lines typed ahead while the controller starts) is kept
+/// for the next subscriber, so no input is lost.
 final class CentralInputs: Sendable {
-    private let listeners = Mutex<[Int: AsyncStream<WatchedInput>.Continuation]>([:])
+    private struct State {
+        var listeners: [Int: AsyncStream<WatchedInput>.Continuation] = [:]
+        var backlog: [WatchedInput] = []
+    }
+
+    private let state = Mutex(State())
     private let nextID = Atomic<Int>(0)
 
     private init() {}
@@ -20,13 +27,20 @@ final class CentralInputs: Sendable {
     func subscribe() -> AsyncStream<WatchedInput> {
         let (stream, continuation) = AsyncStream<WatchedInput>.makeStream()
         let id = nextID.add(1, ordering: .relaxed).newValue
-        listeners.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: id) } }
+        state.withLock { state in
+            for input in state.backlog { continuation.yield(input) }
+            state.backlog.removeAll()
+            state.listeners[id] = continuation
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) } }
         return stream
     }
 
     private func broadcast(_ input: WatchedInput) {
-        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(input) }
+        state.withLock { state in
+            if state.listeners.isEmpty { return state.backlog.append(input) }
+            for listener in state.listeners.values { listener.yield(input) }
+        }
     }
 }
 

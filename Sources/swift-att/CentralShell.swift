@@ -161,23 +161,34 @@ final class CentralShell {
 
     private func subscribe(_ characteristic: GATTClient.Characteristic) async throws(CommandError) {
         let actions = try actions()
-        let values: AsyncThrowingStream<GATTNotification, any Error>
+        let values = try await Self.notifications(of: characteristic, on: actions.peer)
+        subscriptions[characteristic.valueHandle]?.cancel()
+        subscriptions[characteristic.valueHandle] = Task { await CentralShell.print(values, of: characteristic, with: actions) }
+        report.emit("subscribed to \(CentralTree.label(characteristic.uuid))", ["event": "subscribed", "handle": .integer(Int(characteristic.valueHandle))])
+    }
+
+    private static func notifications(
+        of characteristic: GATTClient.Characteristic, on peer: Peer
+    ) async throws(CommandError) -> AsyncThrowingStream<GATTNotification, any Error> {
         do {
-            values = try await actions.peer.notifications(of: characteristic)
+            return try await peer.notifications(of: characteristic)
         } catch {
             throw CentralSession.failure("subscribing to \(CentralTree.label(characteristic.uuid))", error)
         }
-        subscriptions[characteristic.valueHandle]?.cancel()
-        subscriptions[characteristic.valueHandle] = Task {
-            do {
-                for try await value in values {
-                    actions.emitValue(value.value, of: characteristic, event: value.isIndication ? "indication" : "notification")
-                }
-            } catch {
-                Output.error("\(CentralTree.label(characteristic.uuid)): \(error)")
+    }
+
+    /// Prints each value of a subscription until it ends; an end other than the
+    /// shell's own unsubscribing (the link went down) is reported.
+    private static func print(
+        _ values: AsyncThrowingStream<GATTNotification, any Error>, of characteristic: GATTClient.Characteristic, with actions: CentralActions
+    ) async {
+        do {
+            for try await value in values {
+                actions.emitValue(value.value, of: characteristic, event: value.isIndication ? "indication" : "notification")
             }
+        } catch {
+            Output.error("\(CentralTree.label(characteristic.uuid)): \(error)")
         }
-        report.emit("subscribed to \(CentralTree.label(characteristic.uuid))", ["event": "subscribed", "handle": .integer(Int(characteristic.valueHandle))])
     }
 
     /// Ends the subscriptions and the link.

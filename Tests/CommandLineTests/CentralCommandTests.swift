@@ -190,6 +190,31 @@ struct CentralCommandTests {
         }
     }
 
+    @Test func interactiveShell() throws {
+        let (bench, server, transport) = try Self.bumbleServer()
+        defer { server.stop(); bench.stop() }
+        let shell = try RunningPeripheral(["shell", "--json", "--transport", transport], command: "central")
+        defer { shell.stop() }
+        shell.write("connect bumble\n")
+        #expect(try shell.json("connected")["mtu"] as? Int == 517)
+        shell.write("read 2A38\n")
+        #expect(try shell.json("read")["value"] as? String == "01")
+        shell.write("write-text \(Self.long) two words\n")
+        #expect(try server.next("written")["value"] as? String == Data("two words".utf8).map { String(format: "%02x", $0) }.joined())
+        shell.write("subscribe 2A37\n")
+        _ = try shell.json("subscribed")
+        _ = try server.next("subscribed") { $0["uuid"] as? String == "2A37" && $0["notify"] as? Bool == true }
+        server.send("notify 004b")
+        #expect(try shell.json("notification")["bpm"] as? Int == 75)
+        shell.write("mtu\n")
+        #expect(try shell.json("mtu")["mtu"] as? Int == 517)
+        shell.write("fly away\n")   // an unknown command is reported, the shell goes on
+        shell.write("quit\n")
+        #expect(try shell.exitStatus() == 0)
+        #expect(shell.standardError.contains("unknown command 'fly'"))
+        _ = try server.next("disconnected")
+    }
+
     @Test func usageErrors() throws {
         for arguments in [["central"], ["central", "fly"], ["central", "read", "x"], ["central", "light"],
                           ["central", "scan", "--rssi", "loud"], ["central", "write", "a", "2A39", "01", "--count", "0"]] {

@@ -3,15 +3,14 @@ import BluetoothCore
 import GATT
 import Host
 import Profiles
-import Transport
 
 /// README's "Be a central from Swift" program, kept here so that it keeps compiling.
 /// (It needs a heart-rate monitor; the tests run the same flow against Bumble instead.)
 enum ReadmeCentralExample {
     static func main() async throws {
-        let central = try await Central.start(transport: TransportSpecification(parsing: "hci0"))
+        let central = try await Central.start(transport: "hci0")
         var found: DiscoveredDevice?
-        for try await device in central.scan(ScanFilter(services: [BluetoothUUID(0x180D)])) {
+        for try await device in central.scan(services: [BluetoothUUID(0x180D)]) {
             found = device          // ending the loop stops the scan
             break
         }
