@@ -13,9 +13,9 @@ final class AttributeLink {
     /// Our GATT client's procedures and listeners on this link.
     let client = GATTClientSession()
 
-    init(handle: UInt16, receiveMTU: Int) {
+    init(handle: UInt16, receiveMTU: Int, transactionTimeout: Duration) {
         self.handle = handle
-        bearer = ATTBearer(receiveMTU: receiveMTU)
+        bearer = ATTBearer(receiveMTU: receiveMTU, transactionTimeout: transactionTimeout)
     }
 
     var connectionID: GATTServer.ConnectionID { GATTServer.ConnectionID(handle) }

@@ -22,9 +22,14 @@ public final class Central: Sendable {
         self.info = info
     }
 
-    /// Opens the controller and runs its start-up sequence.
-    public static func start(transport: TransportSpecification, capturePath: String? = nil) async throws(HCIError) -> Central {
+    /// Opens the controller and runs its start-up sequence. `transactionTimeout` is how
+    /// long the peer's server may take to answer a request before the call fails with
+    /// `timedOut` and the link's bearer closes (the spec's 30 s; shorter for tests).
+    public static func start(
+        transport: TransportSpecification, capturePath: String? = nil, transactionTimeout: Duration = .seconds(30)
+    ) async throws(HCIError) -> Central {
         let controller = try await Controller.open(transport, capturePath: capturePath)
+        await controller.perform { core in core.transactionTimeout = transactionTimeout }
         do {
             return Central(controller: controller, info: try await controller.start())
         } catch {

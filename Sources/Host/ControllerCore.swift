@@ -35,6 +35,9 @@ final class ControllerCore {
     private var peripheralListeners: [Int: AsyncStream<PeripheralEvent>.Continuation] = [:]
     /// Set when `updateValue` refused for lack of room; cleared by `.readyToUpdate`.
     private var waitingForRoom = false
+    /// How long an ATT transaction may take on new links before it fails and the bearer
+    /// closes (Core 5.4 Vol 3 Part F §3.3.3: 30 s; shorter in tests).
+    var transactionTimeout: Duration = .seconds(30)
     /// ACL packets queued on one connection beyond which `updateValue` says "not now".
     let transmitQueueLimit = 8
     var nextToken = 0
@@ -294,7 +297,7 @@ final class ControllerCore {
 
     /// A new connection gets its bearer and is announced to the server and listeners.
     private func attach(_ handle: UInt16, peer: BluetoothAddress) {
-        let link = AttributeLink(handle: handle, receiveMTU: AttributeLink.receiveMTU)
+        let link = AttributeLink(handle: handle, receiveMTU: AttributeLink.receiveMTU, transactionTimeout: transactionTimeout)
         links[handle] = link
         emit(.connected(handle, peer))
         for pdu in gattServer?.connect(link.connectionID) ?? [] { push(pdu, on: link) }

@@ -8,7 +8,8 @@ Serves, besides Bumble's GAP and GATT services (Service Changed, Database Hash):
     (read, 0x01 chest), 2A39 Heart Rate Control Point (write);
   a test service 5A7E0001-5EED-…: 5A7E0002 a 300-octet value (read, write; bytes i % 256),
     5A7E0003 write without response, 5A7E0004 indicate, 5A7E0005 read needing
-    encryption, 5A7E0006 read only (with a User Description descriptor).
+    encryption, 5A7E0006 read only (with a User Description descriptor), 5A7E0007 a read
+    that is never answered.
 Advertises the name and 180D. Reports JSON lines on stdout: ready, connected, mtu,
 written (uuid, value), subscribed (uuid, notify, indicate), disconnected. Commands on
 stdin, one per line: "notify HEX" (2A37), "indicate HEX" (5A7E0004),
@@ -67,7 +68,13 @@ def build(device):
     read_only = Characteristic(TEST.format(6), Characteristic.Properties.READ, Characteristic.READABLE,
                                CharacteristicValue(read=lambda connection: b'read only', write=refuse),
                                descriptors=[Descriptor('2901', Descriptor.READABLE, b'A read-only value')])
-    test = Service(TEST.format(1), [long_value, command, indicated, protected, read_only])
+    async def never(connection):
+        # A server that does not answer: the read request waits for ever.
+        await asyncio.Event().wait()
+
+    hangs = Characteristic(TEST.format(7), Characteristic.Properties.READ, Characteristic.READABLE,
+                           CharacteristicValue(read=never))
+    test = Service(TEST.format(1), [long_value, command, indicated, protected, read_only, hangs])
     device.add_services([heart_rate, test])
     return measurement, indicated
 

@@ -1,0 +1,84 @@
+import ATT
+import BenchSupport
+import BluetoothCore
+import GATT
+import HCI
+import Host
+import Testing
+import Transport
+
+/// The client's faults against Bumble's GATT server: a server that never answers, a peer
+/// that disconnects with calls pending, a controller that vanishes. Every pending call
+/// must fail promptly with a typed error; nothing may hang.
+@Suite(.serialized) struct PeerFaultTests {
+    static let hangs = PeerTests.test(7)
+
+    /// Bumble's server on controller 0, swift-att connected from controller 1, with the
+    /// database discovered.
+    static func connect(transactionTimeout: Duration = .seconds(30)) async throws
+        -> (BumbleBench, BumblePeer, Central, Peer, GATTClientDatabase) {
+        let bench = try BumbleBench(controllers: 2)
+        let server = try BumblePeer(bench: bench, controller: 0, address: PeerTests.serverAddress, arguments: [], script: "bumble_server.py")
+        _ = try server.next("ready")
+        let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]), transactionTimeout: transactionTimeout)
+        let peer = try await central.connect(try #require(BluetoothAddress(PeerTests.serverAddress, kind: .random)))
+        let database = try await peer.discoverDatabase()
+        return (bench, server, central, peer, database)
+    }
+
+    @Test func anUnansweredRequestTimesOutAndTheLinkEnds() async throws {
+        let (bench, server, central, peer, database) = try await Self.connect(transactionTimeout: .seconds(1))
+        defer { server.stop(); bench.stop() }
+        let hangs = try #require(database.characteristics(uuid: Self.hangs).first)
+        let started = ContinuousClock.now
+        await #expect(throws: GATTClientError.timedOut) { _ = try await peer.read(hangs) }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .seconds(1) && waited < .seconds(5), "\(waited)")
+        // Core 5.4 Vol 3 Part F §3.3.3: no more ATT on this link; swift-att ends it.
+        _ = try server.next("disconnected", timeout: .seconds(5))
+        await #expect(throws: GATTClientError.self) { _ = try await peer.read(hangs) }
+        await central.close()
+    }
+
+    @Test func aDisconnectionFailsEveryPendingCall() async throws {
+        let (bench, server, central, peer, database) = try await Self.connect()
+        defer { server.stop(); bench.stop() }
+        let hangs = try #require(database.characteristics(uuid: Self.hangs).first)
+        let measurement = try #require(database.characteristics(uuid: BluetoothUUID(0x2A37)).first)
+        let values = try await peer.notifications(of: measurement)
+        // One request the server sits on, and two procedures queued behind it.
+        let read = Task { try await peer.read(hangs) }
+        let discovery = Task { try await peer.discoverDatabase() }
+        let write = Task { try await peer.write(Array(repeating: 7, count: 300), to: try #require(database.characteristics(uuid: PeerTests.test(2)).first)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        server.send("disconnect")
+        let reason = ATTBearerError.DisconnectReason(code: 0x13, name: HCIStatus(0x13).name)
+        await #expect(throws: GATTClientError.disconnected(reason)) { _ = try await read.value }
+        await #expect(throws: GATTClientError.disconnected(reason)) { _ = try await discovery.value }
+        await #expect(throws: GATTClientError.disconnected(reason)) { try await write.value }
+        await #expect(throws: GATTClientError.disconnected(reason)) { for try await _ in values {} }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        // New calls fail at once too.
+        await #expect(throws: GATTClientError.self) { _ = try await peer.read(measurement) }
+        await central.close()
+    }
+
+    @Test func aVanishedControllerFailsEveryPendingCall() async throws {
+        let (bench, server, central, peer, database) = try await Self.connect()
+        defer { server.stop() }
+        let hangs = try #require(database.characteristics(uuid: Self.hangs).first)
+        let read = Task { try await peer.read(hangs) }
+        try await Task.sleep(for: .milliseconds(200))
+        bench.stop()   // the controllers' process is gone: the transport hits EOF
+        do {
+            _ = try await read.value
+            Issue.record("a read succeeded with the controller gone")
+        } catch let error as GATTClientError {
+            guard case let .disconnected(reason) = error else { return #expect(Bool(false), "\(error)") }
+            #expect(reason.name.hasPrefix("the controller stopped"), "\(reason)")
+        }
+        await #expect(throws: GATTClientError.self) { _ = try await peer.discoverServices() }
+        await central.close()
+    }
+}
