@@ -255,15 +255,9 @@ final class PeripheralSession {
             report.emit("disconnected \(address) (\(reason.name))",
                         ["event": "disconnected", "address": .string(address), "handle": .integer(Int(handle)),
                          "reason": .integer(Int(reason.rawValue)), "reasonName": .string(reason.name)])
-            switch state {
-            case let .running(peripheral):
-                // Legacy advertising stopped when the central connected: advertise again.
-                try await advertise(peripheral)
-            case let .stopping(peripheral):
-                if connections.isEmpty { return await finish(peripheral) }
-            case .starting:
-                break
-            }
+            // Advertising resumes by itself (Peripheral's readvertising): nothing to do
+            // here unless stopping.
+            if case let .stopping(peripheral) = state, connections.isEmpty { return await finish(peripheral) }
         case let .subscriptionChanged(change):
             await subscriptionChanged(change)
         case let .mtuChanged(handle, mtu):
@@ -278,6 +272,12 @@ final class PeripheralSession {
             await pumpOutbox()
         case .indicationConfirmed:
             break
+        case .advertisingResumed:
+            report.emit("advertising again (\(connections.count) connected)",
+                        ["event": "advertising-resumed", "connections": .integer(connections.count)])
+        case let .advertisingFailed(error):
+            report.emit("could not advertise again: \(error)",
+                        ["event": "advertising-failed", "error": .string(error.description)])
         }
         return nil
     }
