@@ -122,6 +122,21 @@ struct DatabaseFileFixtureTests {
         #expect(try server.respond("0a0500") == "0b4003")    // GAP Appearance
     }
 
+    /// The README's example is a file that works: its JSON block parses and builds.
+    @Test func readmeExample() throws {
+        let readme = try String(contentsOf: Self.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "### A GATT database in JSON"))
+        let after = readme[section.upperBound...]
+        let start = try #require(after.range(of: "```json\n"))
+        let end = try #require(after[start.upperBound...].range(of: "```"))
+        let file = try DatabaseFile.parse(String(after[start.upperBound..<end.lowerBound]))
+        #expect(file.services.map(\.uuid.description) == ["FFF0", Self.sensor])
+        #expect(file.services[1].includedServices.first === file.services[0])
+        #expect(file.appearance == 0x0540)
+        _ = try file.database()
+    }
+
     /// Without "advertise": the primary services' 16-bit UUIDs, or else the first 128-bit one.
     @Test func defaultAdvertisedServices() throws {
         let only128 = try DatabaseFile.parse(#"{"services":[{"uuid":"\#(Self.sensor)"},{"uuid":"\#(Self.sensorUUID(9))"}]}"#)
