@@ -37,11 +37,13 @@ let package = Package(
         // The seeds' profiles (heart rate, transfer, HC-08, light shield): databases,
         // advertising and value codecs. The standard library only.
         .target(name: "Profiles", dependencies: ["BluetoothCore", "ATT", "GATT", "Advertising"]),
+        // A GATT database described in a JSON file (README: "A GATT database in JSON").
+        .target(name: "DatabaseFile", dependencies: ["BluetoothCore", "ATT", "ATTJSON", "GATT"]),
 
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
             name: "swift-att",
-            dependencies: ["BluetoothCore", "ATT", "ATTJSON", "HCI", "L2CAP", "Transport", "Host", "Advertising", "GATT", "Profiles"]
+            dependencies: ["BluetoothCore", "ATT", "ATTJSON", "HCI", "L2CAP", "Transport", "Host", "Advertising", "GATT", "Profiles", "DatabaseFile"]
         ),
 
         // Benchmarks: release-built executables that print tables.
@@ -71,6 +73,7 @@ let package = Package(
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore"]),
         .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "GATT", "ATT", "Advertising", "BluetoothCore"]),
         .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),
+        .testTarget(name: "DatabaseFileTests", dependencies: ["DatabaseFile", "GATT", "ATT", "BluetoothCore"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BluetoothCore", "HCI", "Host", "Transport", "Advertising", "BenchSupport", "GATT", "ATT", "Profiles"]

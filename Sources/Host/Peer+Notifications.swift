@@ -24,11 +24,17 @@ extension Peer {
             throw .notSupported("characteristic \(characteristic.uuid) at \(Peer.hex(characteristic.valueHandle)) neither notifies nor indicates")
         }
         let descriptor = try await clientConfigurationHandle(of: characteristic)
-        let stream = values(of: characteristic.valueHandle) { [self] in
-            // Unsubscribing is best effort: on a link that is gone it fails at once.
-            Task { _ = try? await self.run { mtu in
-                GATTClient.WriteClientCharacteristicConfiguration(handle: descriptor, configuration: [], mtu: mtu)
-            } }
+        let loop = controller.loop
+        let handle = self.handle
+        let stream = values(of: characteristic.valueHandle) {
+            // Unsubscribing is queued on the loop at once, behind whatever the link runs,
+            // without needing a task to run it; on a link that is gone it fails at once.
+            let id = Self.procedureIDs.add(1, ordering: .relaxed).newValue
+            loop.submit({ core in
+                core.run(ProcedureRun(id: id, make: { mtu in
+                    GATTClient.WriteClientCharacteristicConfiguration(handle: descriptor, configuration: [], mtu: mtu)
+                }, completion: { _ in }), on: handle)
+            }, refuse: { _ in })
         }
         // On a failure the stream is dropped unused, which removes its listener.
         try await run { mtu in

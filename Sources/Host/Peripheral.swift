@@ -1,6 +1,7 @@
 import BluetoothCore
 import GATT
 import HCI
+import Synchronization
 import Transport
 
 /// The peripheral role: serve a GATT database and advertise, the way CoreBluetooth's
@@ -11,23 +12,45 @@ import Transport
 ///     for await event in peripheral.events() { … }
 ///     _ = await peripheral.updateValue(bpm, for: heartRateMeasurement)
 ///
+/// Advertising resumes by itself after a connection stopped it (`Readvertising`), the
+/// way CoreBluetooth keeps a peripheral manager advertising until told to stop.
+///
 /// `Sendable`: every call is carried out on the host's event loop.
 public final class Peripheral: Sendable {
     public let controller: Controller
     public let database: GATTDatabase
     /// What the controller's start-up sequence learned.
     public let info: ControllerInfo
+    /// When advertising starts again by itself.
+    public var readvertising: Readvertising { advertiser.policy }
 
-    private init(controller: Controller, database: GATTDatabase, info: ControllerInfo) {
+    private let advertiser: PeripheralAdvertiser
+    /// Listeners of `events()`, for the events the peripheral itself announces
+    /// (advertising resumed or failed); the loop feeds them everything else.
+    private let listeners = PeripheralListeners()
+    /// Watches connections and disconnections to restart advertising.
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
+
+    private init(controller: Controller, database: GATTDatabase, info: ControllerInfo, readvertising: Readvertising) {
         self.controller = controller
         self.database = database
         self.info = info
+        let listeners = self.listeners
+        advertiser = PeripheralAdvertiser(controller: controller, policy: readvertising) { event in
+            listeners.yield(event)
+        }
+    }
+
+    deinit {
+        watcher.withLock { $0?.cancel() }
     }
 
     /// Opens the controller, runs its start-up sequence and starts serving `database`.
+    /// `readvertising` says whether advertising resumes by itself after connections.
     public static func start(
         transport: TransportSpecification, database: GATTDatabase,
-        configuration: GATTServer.Configuration = .init(), capturePath: String? = nil
+        configuration: GATTServer.Configuration = .init(), capturePath: String? = nil,
+        readvertising: Readvertising = .default
     ) async throws(HCIError) -> Peripheral {
         let controller = try await Controller.open(transport, capturePath: capturePath)
         let info: ControllerInfo
@@ -38,22 +61,51 @@ public final class Peripheral: Sendable {
             throw error
         }
         await controller.perform { core in core.install(GATTServer(database: database, configuration: configuration)) }
-        return Peripheral(controller: controller, database: database, info: info)
+        let peripheral = Peripheral(controller: controller, database: database, info: info, readvertising: readvertising)
+        peripheral.watchConnections()
+        return peripheral
     }
 
-    /// Connectable advertising with `data` (and an optional scan response).
+    /// Connectable advertising with `data` (and an optional scan response), remembered
+    /// so that it can resume after connections. Called while advertising, it replaces
+    /// the advertisement.
     public func startAdvertising(data: [UInt8], scanResponse: [UInt8] = [], interval: Duration = .milliseconds(100)) async throws(HCIError) {
-        try await controller.startAdvertising(data: data, scanResponse: scanResponse, interval: interval)
+        try await advertiser.start(.init(data: data, scanResponse: scanResponse, interval: interval))
     }
 
+    /// Stops advertising; it does not resume until `startAdvertising`.
     public func stopAdvertising() async throws(HCIError) {
-        try await controller.stopAdvertising()
+        try await advertiser.stop()
     }
+
+    /// Whether the controller is advertising, as far as the host knows.
+    public var isAdvertising: Bool { advertiser.isAdvertising }
 
     /// Everything that happens from now on: connections, subscriptions, MTU changes,
-    /// confirmations, and `.readyToUpdate` after an `updateValue` that returned false.
+    /// confirmations, `.readyToUpdate` after an `updateValue` that returned false, and
+    /// advertising resuming by itself.
     public func events() -> AsyncStream<PeripheralEvent> {
         let (stream, continuation) = AsyncStream<PeripheralEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let listeners = self.listeners
+        let local = listeners.add(continuation)
+        let loop = controller.loop
+        loop.submit({ core in
+            let id = core.addPeripheralListener(continuation)
+            continuation.onTermination = { _ in
+                listeners.remove(local)
+                loop.submit({ core in core.removePeripheralListener(id) }, refuse: { _ in })
+            }
+        }, refuse: { _ in
+            listeners.remove(local)
+            continuation.finish()
+        })
+        return stream
+    }
+
+    /// Feeds connections and disconnections to the advertiser, which restarts
+    /// advertising as `readvertising` says.
+    private func watchConnections() {
+        let (stream, continuation) = AsyncStream<PeripheralEvent>.makeStream(bufferingPolicy: .unbounded)
         let loop = controller.loop
         loop.submit({ core in
             let id = core.addPeripheralListener(continuation)
@@ -61,7 +113,18 @@ public final class Peripheral: Sendable {
                 loop.submit({ core in core.removePeripheralListener(id) }, refuse: { _ in })
             }
         }, refuse: { _ in continuation.finish() })
-        return stream
+        let advertiser = self.advertiser
+        watcher.withLock {
+            $0 = Task {
+                for await event in stream {
+                    switch event {
+                    case let .connected(handle, _): advertiser.connected(handle)
+                    case let .disconnected(handle, _): advertiser.disconnected(handle)
+                    default: break
+                    }
+                }
+            }
+        }
     }
 
     /// Stores `value` and notifies or indicates it to every subscriber, truncated to each
@@ -84,8 +147,43 @@ public final class Peripheral: Sendable {
 
     /// Stops advertising and serving, and closes the controller.
     public func close() async {
-        try? await controller.stopAdvertising()
+        try? await advertiser.stop()
+        watcher.withLock { $0?.cancel() }
+        // Centrals hear of it at once rather than after their supervision timeout.
+        await controller.disconnectAll(timeout: .seconds(2))
         await controller.close()
+        listeners.finishAll()
+    }
+}
+
+/// The streams `Peripheral.events()` handed out, for the events the peripheral announces
+/// itself rather than the loop (advertising resumed or failed).
+final class PeripheralListeners: Sendable {
+    private struct State {
+        var continuations: [Int: AsyncStream<PeripheralEvent>.Continuation] = [:]
+        var next = 0
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ continuation: AsyncStream<PeripheralEvent>.Continuation) -> Int {
+        state.withLock { s in
+            defer { s.next += 1 }
+            s.continuations[s.next] = continuation
+            return s.next
+        }
+    }
+
+    func remove(_ id: Int) {
+        _ = state.withLock { $0.continuations.removeValue(forKey: id) }
+    }
+
+    func yield(_ event: PeripheralEvent) {
+        for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.yield(event) }
+    }
+
+    func finishAll() {
+        for continuation in state.withLock({ Array($0.continuations.values) }) { continuation.finish() }
     }
 }
 

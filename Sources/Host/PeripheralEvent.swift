@@ -18,4 +18,10 @@ public enum PeripheralEvent: Sendable {
     case readyToUpdate
     /// An indication was confirmed by the central (connection, value handle).
     case indicationConfirmed(UInt16, UInt16)
+    /// Advertising started again by itself after a connection or disconnection
+    /// (`Readvertising`).
+    case advertisingResumed
+    /// Advertising should have resumed, but the controller refused (it may take no more
+    /// connections while advertising); the next disconnection tries again.
+    case advertisingFailed(HCIError)
 }

@@ -42,9 +42,12 @@ public enum HeartRateProfile {
         public let database: GATTDatabase
 
         /// `onControlPoint` hears every Control Point write, accepted or refused; it runs
-        /// on the host's loop, so it should only hand the write on.
+        /// on the host's loop, so it should only hand the write on. `alongside` are
+        /// served after the Heart Rate service: a monitor's Battery and Device
+        /// Information services, say.
         public init(
             name: String = HeartRateProfile.defaultName, location: BodySensorLocation = .chest,
+            alongside: [GATTService] = [],
             onControlPoint: @escaping @Sendable (HeartRateControlPoint.Write) -> Void = { _ in }
         ) throws(GATTDatabaseError) {
             measurement = GATTCharacteristic(uuid: HeartRateProfile.measurement, properties: [.notify])
@@ -59,7 +62,7 @@ public enum HeartRateProfile {
                 }))
             service = GATTService(uuid: HeartRateProfile.service, characteristics: [measurement, bodySensorLocation, controlPoint])
             database = try GATTDatabase(
-                services: [service], genericAccess: GATTGenericAccess(deviceName: name, appearance: HeartRateProfile.appearance))
+                services: [service] + alongside, genericAccess: GATTGenericAccess(deviceName: name, appearance: HeartRateProfile.appearance))
         }
     }
 }

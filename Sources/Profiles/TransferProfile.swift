@@ -4,10 +4,13 @@ import GATT
 
 /// Seed 000's chunked text transfer (Apple's BTLE Transfer sample, as the iOS 7 Core
 /// Bluetooth lesson builds it): one service with one notify characteristic. When a
-/// central subscribes, the peripheral sends its text in chunks of at most 20 octets
-/// (`NOTIFY_MTU`), each one only after the previous was accepted (`updateValue` returning
-/// true, or the `.readyToUpdate` event after it returned false), then the three octets
-/// "EOM". The central appends chunks until one equals "EOM" (`TransferReceiver`).
+/// central subscribes, the peripheral sends its text in chunks of at most ATT_MTU−3
+/// octets (the sample's fixed `NOTIFY_MTU` of 20 is what ATT_MTU 23 leaves; a central that
+/// negotiated a larger MTU gets fuller notifications, as the sample's later versions do
+/// with `maximumUpdateValueLength`), each one only after the previous was accepted
+/// (`updateValue` returning true, or the `.readyToUpdate` event after it returned false),
+/// then the three octets "EOM". The central appends chunks until one equals "EOM"
+/// (`TransferReceiver`).
 ///
 /// Like the seed, the marker is in-band: a chunk that is exactly "EOM" ends the message.
 public enum TransferProfile {
@@ -20,12 +23,18 @@ public enum TransferProfile {
     public static let endOfMessage: [UInt8] = Array("EOM".utf8)
     /// The seed's `NOTIFY_MTU`: 20 octets, what ATT_MTU 23 leaves a notification.
     public static let defaultChunkSize = 20
+
+    /// The longest chunk one notification carries on a link with `mtu`: ATT_MTU−3
+    /// (Core 5.4 Vol 3 Part F §3.4.7.1), at most 512 (an attribute value's limit, §3.2.9).
+    public static func chunkSize(mtu: Int) -> Int {
+        min(max(mtu, 23) - 3, 512)
+    }
     public static let defaultName = "swift-att Transfer"
 
     /// What the peripheral sends when given no text (the sample sends its text view's).
     public static let defaultText = """
         Core Bluetooth's transfer sample, served by swift-att: a peripheral that streams \
-        this paragraph to whichever central subscribes, twenty octets to a notification, \
+        this paragraph to whichever central subscribes, as much as fits in a notification, \
         waiting whenever the link's transmit queue is full and carrying on when it is \
         ready to update subscribers again, then sends EOM so the central knows it has \
         the whole text.

@@ -1,5 +1,7 @@
 /// The sending side of seed 000's transfer, as a state machine: the data in chunks of at
-/// most `chunkSize` octets, then "EOM".
+/// most `chunkSize` octets, then "EOM". The chunk size is the link's ATT_MTU−3
+/// (`TransferProfile.chunkSize(mtu:)`) and may change between chunks, when an MTU
+/// exchange or a new subscriber changes what fits in one notification.
 ///
 /// It advances only when told the chunk it offered was accepted, exactly like the seed's
 /// `sendData`: offer `pending` to `updateValue`; on true call `accepted()` and offer the
@@ -21,7 +23,7 @@ public struct TransferSender: Hashable, Sendable {
     }
 
     public let data: [UInt8]
-    public let chunkSize: Int
+    public private(set) var chunkSize: Int
     public private(set) var state: State
     /// Data chunks accepted so far ("EOM" not counted).
     public private(set) var chunksSent = 0
@@ -37,8 +39,15 @@ public struct TransferSender: Hashable, Sendable {
         self.init(data: Array(text.utf8), chunkSize: chunkSize)
     }
 
-    /// How many data chunks the whole transfer takes.
-    public var chunkCount: Int { (data.count + chunkSize - 1) / chunkSize }
+    /// How many data chunks the whole transfer takes: those sent plus those left at the
+    /// current chunk size.
+    public var chunkCount: Int { chunksSent + (data.count - bytesSent + chunkSize - 1) / chunkSize }
+
+    /// Sends the chunks from `pending` on in pieces of at most `size` octets (at least 1);
+    /// what was sent stays sent.
+    public mutating func resize(to size: Int) {
+        chunkSize = max(1, size)
+    }
 
     /// Octets of data accepted so far.
     public var bytesSent: Int {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ATTJSON
 import BluetoothCore
+import DatabaseFile
 import GATT
 import HCI
 import Host
@@ -29,6 +30,10 @@ final class PeripheralSession {
         /// hc08 and light: a central wrote this.
         case written([UInt8])
         case controlPoint(HeartRateControlPoint.Write)
+        /// --database: a central wrote a value the file lets it write.
+        case fileWrite(DatabaseFile.Write)
+        /// battery: time to drain one percent.
+        case drain
     }
 
     enum State {
@@ -36,42 +41,6 @@ final class PeripheralSession {
         case running(Peripheral)
         /// Disconnecting the centrals before closing.
         case stopping(Peripheral)
-    }
-
-    /// The profile's server: its database and the characteristic it pushes values on.
-    enum Served {
-        case heartRate(HeartRateProfile.Server)
-        case transfer(TransferProfile.Server)
-        case serial(SerialModuleProfile.Server)
-        case light(LightShieldProfile.Server)
-
-        var database: GATTDatabase {
-            switch self {
-            case let .heartRate(s): return s.database
-            case let .transfer(s): return s.database
-            case let .serial(s): return s.database
-            case let .light(s): return s.database
-            }
-        }
-
-        /// The characteristic centrals subscribe to.
-        var pushed: GATTCharacteristic {
-            switch self {
-            case let .heartRate(s): return s.measurement
-            case let .transfer(s): return s.characteristic
-            case let .serial(s): return s.characteristic
-            case let .light(s): return s.tx
-            }
-        }
-
-        var service: BluetoothUUID {
-            switch self {
-            case .heartRate: return HeartRateProfile.service
-            case .transfer: return TransferProfile.service
-            case .serial: return SerialModuleProfile.service
-            case .light: return LightShieldProfile.service
-            }
-        }
     }
 
     /// A line of standard input on its way out as notifications (hc08).
@@ -101,14 +70,21 @@ final class PeripheralSession {
     var sender: TransferSender?
     // hc08
     var outbox: [OutgoingLine] = []
+    // battery, heart-rate --battery
+    let batteryLevel: GATTCharacteristic?
+    /// The name advertised and served as the GAP Device Name.
+    let name: String
+    var battery: BatterySimulator
 
-    init(options: PeripheralCommand.Options, served: Served, advertisement: ProfileAdvertisement,
-         names: [BluetoothUUID: String], inputs: AsyncStream<Input>.Continuation) {
+    init(options: PeripheralCommand.Options, setup: Setup, inputs: AsyncStream<Input>.Continuation) {
         self.options = options
-        self.served = served
-        self.advertisement = advertisement
+        served = setup.served
+        advertisement = setup.advertisement
+        batteryLevel = setup.batteryLevel
+        name = setup.name
         self.inputs = inputs
-        report = PeripheralReport(json: options.json, names: names)
+        report = PeripheralReport(json: options.json, names: setup.names)
+        battery = BatterySimulator(level: options.battery?.level ?? 100, drainEvery: 1)
         simulator = HeartRateSimulator(seed: 1, format: options.format, intervalMilliseconds: options.intervalMilliseconds)
     }
 
@@ -116,38 +92,14 @@ final class PeripheralSession {
 
     static func run(_ options: PeripheralCommand.Options) async throws(CommandError) -> Int32 {
         let (stream, inputs) = AsyncStream<Input>.makeStream()
-        let served: Served
-        let advertisement: ProfileAdvertisement
-        let names: [BluetoothUUID: String]
-        do {
-            switch options.profile {
-            case .heartRate:
-                served = .heartRate(try HeartRateProfile.Server(name: options.name) { inputs.yield(.controlPoint($0)) })
-                advertisement = try HeartRateProfile.advertisement(name: options.name)
-                names = HeartRateProfile.names
-            case .transfer:
-                served = .transfer(try TransferProfile.Server(name: options.name))
-                advertisement = try TransferProfile.advertisement(name: options.name)
-                names = TransferProfile.names
-            case .hc08:
-                served = .serial(try SerialModuleProfile.Server(name: options.name) { inputs.yield(.written($0)) })
-                advertisement = try SerialModuleProfile.advertisement(name: options.name)
-                names = SerialModuleProfile.names
-            case .light:
-                served = .light(try LightShieldProfile.Server(name: options.name) { inputs.yield(.written($0)) })
-                advertisement = try LightShieldProfile.advertisement(name: options.name)
-                names = LightShieldProfile.names
-            }
-        } catch {
-            throw .usage("peripheral: \(error)")
-        }
-
+        let setup = try Self.setup(options, inputs: inputs)
         _ = PeripheralWatcher.installSignalHandlers()
-        let readsLines = options.profile == .hc08 && isatty(STDIN_FILENO) == 0
+        // hc08 notifies lines; a battery takes levels.
+        let readsLines = (options.profile == .hc08 || setup.batteryLevel != nil) && isatty(STDIN_FILENO) == 0
         PeripheralWatcher.start(readingLines: readsLines) { inputs.yield(.watched($0)) }
 
-        let session = PeripheralSession(options: options, served: served, advertisement: advertisement, names: names, inputs: inputs)
-        let database = served.database
+        let session = PeripheralSession(options: options, setup: setup, inputs: inputs)
+        let database = setup.served.database
         session.tasks.append(Task {
             do throws(HCIError) {
                 inputs.yield(.started(try await Peripheral.start(
@@ -181,7 +133,11 @@ final class PeripheralSession {
         case .stopTimedOut:
             if case let .stopping(peripheral) = state { return await finish(peripheral) }
         case let .watched(.line(text)):
-            await queueLine(text)
+            if case .serial = served {
+                await queueLine(text)
+            } else {
+                await setBatteryLevel(text)
+            }
         case .watched(.endOfInput):
             break
         case .tick:
@@ -190,6 +146,10 @@ final class PeripheralSession {
             received(value)
         case let .controlPoint(write):
             controlPoint(write)
+        case let .fileWrite(write):
+            fileWritten(write)
+        case .drain:
+            await drainBattery()
         }
         return nil
     }
@@ -205,11 +165,11 @@ final class PeripheralSession {
         })
         try await advertise(peripheral)
         let address = peripheral.info.randomAddress.description
+        let service = served.service.map { " (service \(report.describe($0)))" } ?? ""
         report.emit(
-            "\(options.profile.rawValue): advertising \(PeripheralReport.quoted(options.name)) as \(address) "
-                + "(service \(report.describe(served.service))) on \(options.transport)",
-            ["event": "advertising", "profile": .string(options.profile.rawValue), "name": .string(options.name),
-             "address": .string(address), "service": .string(served.service.description),
+            "\(options.profile.rawValue): advertising \(PeripheralReport.quoted(name)) as \(address)\(service) on \(options.transport)",
+            ["event": "advertising", "profile": .string(options.profile.rawValue), "name": .string(name),
+             "address": .string(address), "service": served.service.map { .string($0.description) } ?? .null,
              "transport": .string(options.transport.description)])
         if let duration = options.duration {
             tasks.append(Task {
@@ -225,6 +185,14 @@ final class PeripheralSession {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     inputs.yield(.tick)
+                }
+            })
+        }
+        if batteryLevel != nil, let drain = options.battery?.drain {
+            tasks.append(Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: drain)
+                    inputs.yield(.drain)
                 }
             })
         }
@@ -255,21 +223,17 @@ final class PeripheralSession {
             report.emit("disconnected \(address) (\(reason.name))",
                         ["event": "disconnected", "address": .string(address), "handle": .integer(Int(handle)),
                          "reason": .integer(Int(reason.rawValue)), "reasonName": .string(reason.name)])
-            switch state {
-            case let .running(peripheral):
-                // Legacy advertising stopped when the central connected: advertise again.
-                try await advertise(peripheral)
-            case let .stopping(peripheral):
-                if connections.isEmpty { return await finish(peripheral) }
-            case .starting:
-                break
-            }
+            // Advertising resumes by itself (Peripheral's readvertising): nothing to do
+            // here unless stopping.
+            if case let .stopping(peripheral) = state, connections.isEmpty { return await finish(peripheral) }
         case let .subscriptionChanged(change):
             await subscriptionChanged(change)
         case let .mtuChanged(handle, mtu):
             mtus[handle] = mtu
             report.emit("mtu \(mtu) (\(connections[handle]?.description ?? "0x\(String(handle, radix: 16))"))",
                         ["event": "mtu", "handle": .integer(Int(handle)), "mtu": .integer(mtu)])
+            // A transfer under way goes on in chunks that fit the new MTU.
+            if subscribers.contains(handle) { sender?.resize(to: transferChunkSize) }
         case .readyToUpdate:
             guard waitingForRoom else { break }
             waitingForRoom = false
@@ -278,6 +242,12 @@ final class PeripheralSession {
             await pumpOutbox()
         case .indicationConfirmed:
             break
+        case .advertisingResumed:
+            report.emit("advertising again (\(connections.count) connected)",
+                        ["event": "advertising-resumed", "connections": .integer(connections.count)])
+        case let .advertisingFailed(error):
+            report.emit("could not advertise again: \(error)",
+                        ["event": "advertising-failed", "error": .string(error.description)])
         }
         return nil
     }
@@ -296,17 +266,21 @@ final class PeripheralSession {
             "indications": .bool(change.configuration.contains(.indication)),
             "cause": .string(Self.name(of: change.cause)),
         ])
-        guard change.characteristic === served.pushed else { return }
+        guard let pushed = served.pushed, change.characteristic === pushed else { return }
         if on { subscribers.insert(handle) } else { subscribers.remove(handle) }
         guard case .transfer = served else { return }
         if on {
-            // As the seed's didSubscribeToCharacteristic: start over from the first chunk.
-            let sender = TransferSender(data: options.text)
+            // As the seed's didSubscribeToCharacteristic: start over from the first chunk,
+            // in chunks as long as every subscriber's ATT_MTU allows.
+            let sender = TransferSender(data: options.text, chunkSize: transferChunkSize)
             self.sender = sender
             report.emit("sending \(PeripheralReport.bytes(sender.data.count)) in \(sender.chunkCount) chunks + EOM",
                         ["event": "transfer-started", "bytes": .integer(sender.data.count), "chunks": .integer(sender.chunkCount)])
             await pumpTransfer()
-        } else if subscribers.isEmpty, let sender, !sender.isFinished {
+        } else if !subscribers.isEmpty {
+            // The smallest MTU may have left with this subscriber.
+            sender?.resize(to: transferChunkSize)
+        } else if let sender, !sender.isFinished {
             self.sender = nil
             report.emit("transfer stopped after \(PeripheralReport.bytes(sender.bytesSent)) of \(sender.data.count): no subscribers",
                         ["event": "transfer-stopped", "bytes": .integer(sender.bytesSent), "total": .integer(sender.data.count)])
@@ -369,6 +343,12 @@ final class PeripheralSession {
                 ["event": "control-point", "value": .string(hex), "error": .integer(Int(code)),
                  "errorName": .string(HeartRateControlPoint.valueNotSupportedName)])
         }
+    }
+
+    /// transfer: the longest chunk every subscriber gets whole, ATT_MTU−3 of the smallest
+    /// MTU among them (20 octets before any MTU exchange).
+    private var transferChunkSize: Int {
+        TransferProfile.chunkSize(mtu: subscribers.map { mtus[$0] ?? 23 }.min() ?? 23)
     }
 
     /// transfer: seed 000's `sendData`.

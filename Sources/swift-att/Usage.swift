@@ -11,7 +11,8 @@ enum Usage {
           encode att <json>           Encode an ATT PDU from its JSON form; print its bytes in hex.
           dump <file.btsnoop>         Print a btsnoop capture decoded: HCI, L2CAP and ATT.
           info [--transport T]        Reset a controller and print what it is and supports.
-          peripheral <profile>        Serve heart-rate, transfer, hc08 or light as a GATT peripheral.
+          peripheral <profile>        Serve heart-rate, transfer, hc08, light, battery or
+                                      device-information (or --database FILE.json) as a GATT peripheral.
           central <action> …          Scan, connect, discover, read, write, subscribe as a GATT central.
           help [<command>]            Show this help, or a command's help.
 
@@ -104,32 +105,49 @@ enum Usage {
     static let peripheral = """
         USAGE: swift-att peripheral <profile> [--transport <t>] [--name <name>] [--btsnoop <file>]
                                     [--duration <seconds>] [--json] [<profile options>]
+               swift-att peripheral --database <file.json> [--transport <t>] [--name <name>] ...
 
-        Serves one of the built-in profiles as a GATT peripheral, advertises it, and prints
-        one line per event: connections, MTU changes, subscriptions, what is sent and what
-        centrals write. Runs until SIGINT or SIGTERM (centrals are disconnected and the
-        controller released) or for --duration seconds. Re-advertises after a disconnection.
+        Serves one of the built-in profiles, or a GATT database described in a JSON file, as
+        a GATT peripheral, advertises it, and prints one line per event: connections, MTU
+        changes, subscriptions, what is sent and what centrals write. Advertising resumes by
+        itself after each connection and disconnection (up to 4 centrals at once). Runs
+        until SIGINT or SIGTERM (centrals are disconnected and the controller released) or
+        for --duration seconds.
 
         PROFILES:
           heart-rate  Heart Rate service 180D: Measurement 2A37 (notify) from a simulated
                       wearer (60-100 BPM, sensor contact, RR-interval, energy expended every
                       10th), Body Sensor Location 2A38 (read: chest), Control Point 2A39
                       (write 01 resets energy expended; any other value gets ATT error 0x80).
+                      --battery and --device-information add those services, as on a real
+                      monitor.
           transfer    Apple's BTLE Transfer service E20A39F4-...: when a central subscribes to
-                      08590F7E-... the text goes out in 20-byte notifications, each after the
-                      last was accepted (pausing until ready to update), then "EOM".
+                      08590F7E-... the text goes out in notifications of ATT_MTU-3 bytes (20
+                      before an MTU exchange, 244 at MTU 247), each after the last was
+                      accepted (pausing until ready to update), then "EOM".
           hc08        HC-08 serial module, service FFE0, characteristic FFE1 (read, write
                       without response, notify): lines on standard input (when it is not a
                       terminal) are notified; what centrals write is printed as UTF-8.
           light       Red Bear Labs BLE Shield 713D0000-...: two-byte light commands written
                       without response to RX 713D0003-... ([light, 00 off | 01 on]) are
                       printed decoded; TX 713D0002-... notifies.
+          battery     Battery service 180F: Battery Level 2A19 (read, notify; percent, with a
+                      presentation format) drains one percent per --drain period; a number
+                      on standard input (when it is not a terminal) sets it.
+          device-information
+                      Device Information 180A: Manufacturer Name 2A29, Model Number 2A24,
+                      Serial Number 2A25, Hardware/Firmware/Software Revision 2A27/2A26/2A28,
+                      System ID 2A23, PnP ID 2A50 (read).
 
         OPTIONS:
           --transport <t>     hci0 (default; or $SWIFT_ATT_TRANSPORT), serial:/dev/ttyUSB0[@BAUD][,rtscts],
                               tcp:HOST:PORT, tcp-server:HOST:PORT
           --name <name>       The advertised and GAP Device Name (defaults: "swift-att HRM",
-                              "swift-att Transfer", "HC-08", "BLE Shield").
+                              "swift-att Transfer", "HC-08", "BLE Shield", "swift-att Battery",
+                              "swift-att Device"; with --database, the file's "name").
+          --database <file>   Serve the GATT database this JSON file describes (README.md, "A
+                              GATT database in JSON"; examples in Fixtures/gatt/). Writes are
+                              stored and printed.
           --btsnoop <file>    Write every HCI packet to a btsnoop capture.
           --duration <s>      Stop after this many seconds.
           --json              Print one JSON object per event instead ({"event":"connected",...}).
@@ -137,15 +155,32 @@ enum Usage {
           --file <path>       transfer: send this file's contents instead.
           --interval <ms>     heart-rate: time between measurements (default 1000).
           --uint16            heart-rate: write the heart rate as uint16 (flags bit 0 set).
+          --battery           heart-rate: also serve the Battery service.
+          --device-information
+                              heart-rate: also serve the Device Information service.
+          --level <percent>   battery: the level to start at (default 100).
+          --drain <ms>        battery: time per percent drained (default 60000; 0 never drains).
+          --manufacturer <s>, --model <s>, --serial <s>, --hardware-revision <s>,
+          --firmware-revision <s>, --software-revision <s>
+                              device-information: the strings (defaults "swift-att",
+                              "swift-att peripheral", "0001", "1.0", and the tool's version
+                              for both firmware and software); an empty string leaves the
+                              characteristic out.
+          --system-id <hex>   device-information: the 8 octets of System ID as sent.
+          --pnp-id <id>       device-information: SOURCE:VENDOR:PRODUCT:VERSION, as in
+                              usb:1d6b:0246:0100 or bluetooth:ffff:0001:0100.
           -h, --help          Show this help.
 
         EXAMPLES:
-          swift-att peripheral heart-rate --transport hci0
+          swift-att peripheral heart-rate --battery --device-information --transport hci0
           swift-att peripheral transfer --text "Hello, central" --json
           tail -f arduino.log | swift-att peripheral hc08 --transport serial:/dev/ttyACM0@1000000
+          swift-att peripheral battery --level 80 --drain 1000
+          swift-att peripheral --database Fixtures/gatt/sensor.json
 
-        Exits 0 when stopped, 1 if --file cannot be read, 2 on a usage error, 3 if the
-        controller or transport fails.
+        Exits 0 when stopped, 1 if --file or --database cannot be read or the database file
+        is not valid (its path and the JSON path at fault are named), 2 on a usage error, 3
+        if the controller or transport fails.
         """
 
     /// `swift-att help [command]`.

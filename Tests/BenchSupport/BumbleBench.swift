@@ -117,10 +117,7 @@ public final class BumbleBench {
     /// Ends the controllers (closing stdin ends them; SIGTERM if they linger).
     public func stop() {
         try? stdin.fileHandleForWriting.close()
-        if process.isRunning {
-            process.terminate()
-        }
-        process.waitUntilExit()
+        process.end()
     }
 
     deinit { stop() }

@@ -208,6 +208,11 @@ struct PeripheralCommandTests {
             ["peripheral", "heart-rate", "--interval", "0"], ["peripheral", "transfer", "--duration", "soon"],
             ["peripheral", "transfer", "--text", "a", "--file", "b"], ["peripheral", "hc08", "--bogus"],
             ["peripheral", "hc08", "--transport", "usb:0"],
+            ["peripheral", "battery", "--model", "x"], ["peripheral", "heart-rate", "--level", "50"],
+            ["peripheral", "database"], ["peripheral", "battery", "--level", "101"], ["peripheral", "battery", "--drain", "-1"],
+            ["peripheral", "hc08", "--database", "x.json"], ["peripheral", "transfer", "--battery"],
+            ["peripheral", "device-information", "--pnp-id", "pci:1:2:3"],
+            ["peripheral", "device-information", "--system-id", "0102"],
         ] {
             let r = try SwiftATTProcess.run(arguments)
             #expect(r.status == 2, "\(arguments): \(r.stderr)")
@@ -233,6 +238,9 @@ struct PeripheralCommandTests {
             let r = try SwiftATTProcess.run(arguments)
             #expect(r.status == 0)
             #expect(r.stdoutLines.first?.hasPrefix("USAGE: swift-att peripheral <profile>") == true)
+            for word in ["battery", "device-information", "--database <file>", "--level <percent>", "--pnp-id <id>"] {
+                #expect(r.stdout.contains(word), "\(word)")
+            }
         }
         #expect(try SwiftATTProcess.run(["--help"]).stdout.contains("peripheral <profile>"))
     }

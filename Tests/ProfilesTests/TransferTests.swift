@@ -115,4 +115,34 @@ struct TransferTests {
         #expect(ad.scanResponse == [0x13, 0x09] + Array("swift-att Transfer".utf8))
         #expect(TransferProfile.defaultText.utf8.count > 200)
     }
+
+    /// ATT_MTU−3 per notification, never below the 20 of ATT_MTU 23 nor above a value's 512.
+    @Test(arguments: [(23, 20), (0, 20), (24, 21), (185, 182), (247, 244), (515, 512), (517, 512)])
+    func chunkSizeIsTheMTUMinusThree(mtu: Int, size: Int) {
+        #expect(TransferProfile.chunkSize(mtu: mtu) == size)
+    }
+
+    /// An MTU exchange during a transfer: the chunks from then on are longer, nothing is
+    /// skipped or sent twice, and the count follows.
+    @Test func resizingMidTransferKeepsTheData() {
+        let data = (0..<600).map { UInt8(truncatingIfNeeded: $0) }
+        var sender = TransferSender(data: data)
+        #expect(sender.chunkCount == 30)
+        var sent: [[UInt8]] = []
+        for _ in 0..<2 {
+            sent.append(sender.pending ?? [])
+            sender.accepted()
+        }
+        sender.resize(to: 244)
+        #expect(sender.chunkCount == 2 + 3)   // 560 left: 244 + 244 + 72
+        while let chunk = sender.pending, !sender.isSendingEndOfMessage {
+            sent.append(chunk)
+            sender.accepted()
+        }
+        #expect(sent.map(\.count) == [20, 20, 244, 244, 72])
+        #expect(sent.flatMap { $0 } == data)
+        #expect(sender.chunksSent == 5)
+        sender.resize(to: 0)
+        #expect(sender.chunkSize == 1)
+    }
 }

@@ -4,6 +4,8 @@ integration tests, attached to one of controllers.py's virtual controllers.
 
     bumble_peer.py --port 9101 --address C0:B0:00:00:00:01 advertise --name NAME --service 180D
     bumble_peer.py --port 9102 --address C0:B0:00:00:00:02 scan
+    bumble_peer.py --port 9102 --address C0:B0:00:00:00:02 central --target ADDR [--mtu 247] [--read-all] \
+        [--read UUID] [--write UUID=HEX] [--subscribe UUID] [--write-command UUID=HEX]
 
 Reports what happens as JSON lines on stdout ({"event": "ready", ...}, "connected",
 "disconnected", "advertisement"); reads commands as lines on stdin ("disconnect",
@@ -131,6 +133,8 @@ async def central(device, args):
                  handle=characteristic.handle, properties=int(characteristic.properties),
                  descriptors=[(d.type.to_hex_str(), d.handle) for d in characteristic.descriptors])
     emit(event='discovered', count=len(characteristics))
+    if args.read_all:
+        await read_all(peer)
 
     def find(uuid):
         return characteristics.get(uuid.upper()) or characteristics.get(uuid.replace('-', '').upper())
@@ -166,6 +170,47 @@ async def central(device, args):
     await commands({'disconnect': disconnect})
 
 
+async def read_all(peer):
+    """--read-all: the rest of the database, for a test to compare with what it should
+    be: each primary service's included services (and their characteristics), every
+    readable characteristic's value and every descriptor's value (long values read whole)."""
+    from bumble.gatt import Characteristic
+    for service in peer.services:
+        try:
+            included = await peer.discover_included_services(service)
+        except Exception as error:
+            emit(event='included-failed', service=service.uuid.to_hex_str(), error=str(error))
+            included = []
+        for inc in included:
+            emit(event='included', service=service.uuid.to_hex_str(), uuid=inc.uuid.to_hex_str(),
+                 start=inc.handle, end=inc.end_group_handle)
+            await peer.discover_characteristics(service=inc)
+            for characteristic in inc.characteristics:
+                await characteristic.discover_descriptors()
+                emit(event='characteristic', service=inc.uuid.to_hex_str(), uuid=characteristic.uuid.to_hex_str(),
+                     handle=characteristic.handle, properties=int(characteristic.properties),
+                     descriptors=[(d.type.to_hex_str(), d.handle) for d in characteristic.descriptors])
+        for characteristic in list(service.characteristics) + [c for inc in included for c in inc.characteristics]:
+            if characteristic.properties & Characteristic.Properties.READ:
+                try:
+                    value = await characteristic.read_value()
+                    emit(event='value', uuid=characteristic.uuid.to_hex_str(), handle=characteristic.handle,
+                         value=bytes(value).hex())
+                except Exception as error:
+                    emit(event='value-failed', uuid=characteristic.uuid.to_hex_str(), handle=characteristic.handle,
+                         error=str(error), code=getattr(error, 'error_code', None))
+            for descriptor in characteristic.descriptors:
+                try:
+                    value = await descriptor.read_value()
+                    emit(event='descriptor', characteristic=characteristic.uuid.to_hex_str(),
+                         uuid=descriptor.type.to_hex_str(), handle=descriptor.handle, value=bytes(value).hex())
+                except Exception as error:
+                    emit(event='descriptor-failed', characteristic=characteristic.uuid.to_hex_str(),
+                         uuid=descriptor.type.to_hex_str(), handle=descriptor.handle,
+                         error=str(error), code=getattr(error, 'error_code', None))
+    emit(event='read-all')
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--port', type=int, required=True)
@@ -183,6 +228,8 @@ async def main():
     c.add_argument('--write', action='append', default=[], help='UUID=HEX')
     c.add_argument('--subscribe', action='append', default=[])
     c.add_argument('--indicate', action='store_true', help='prefer indications when subscribing')
+    c.add_argument('--read-all', action='store_true',
+                   help='after discovery: included services, every readable value and every descriptor')
     c.add_argument('--write-command', action='append', default=[],
                    help='UUID=HEX written without response, after subscribing')
     args = parser.parse_args()
