@@ -28,7 +28,7 @@ let package = Package(
             name: "CBluetooth",
             providers: [.apt(["libbluetooth-dev"])]
         ),
-        .target(name: "Transport", dependencies: ["HCI", "CBluetooth"]),
+        .target(name: "Transport", dependencies: ["BluetoothCore", "HCI", "CBluetooth"]),
 
         // Protocol layers above the codecs.
         .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
