@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "ATTJSONTests", dependencies: ["ATTJSON", "ATT", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BluetoothCore"]),
         // Runs the built swift-att binary as a subprocess.
-        .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport", "PseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )
