@@ -6,9 +6,35 @@ import Glibc
 /// port (`/dev/vport0p1`, `/dev/virtio-ports/NAME`), a socket or pipe a supervisor
 /// passes in — opened as it is, with no line settings (`serial:` insists on a UART).
 public enum CharacterDeviceTransport {
-    public static func open(path: String, name: String) throws(TransportError) -> StreamTransport {
+    /// Opens `path` and waits up to `peerTimeout` for its other end to be there.
+    public static func open(path: String, name: String, peerTimeout: Duration = .seconds(10)) throws(TransportError) -> StreamTransport {
         let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .systemCall("open \(path)", .current, context: name) }
+        do throws(TransportError) {
+            try waitForPeer(fd, timeout: peerTimeout, name: name)
+        } catch {
+            _ = Glibc.close(fd)
+            throw error
+        }
         return try StreamTransport(name: name, fileDescriptor: fd)
+    }
+
+    /// A virtio-serial port reports POLLHUP until the host side (qemu's chardev) is
+    /// connected, and meanwhile reads end and writes say EAGAIN. The driver raises no
+    /// event when the host arrives that `poll` could wait for (it reports the hang-up at
+    /// once), so this looks again every 20 ms, for a bounded time.
+    static func waitForPeer(_ fd: Int32, timeout: Duration, name: String) throws(TransportError) {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let n = poll(&pfd, 1, 0)
+            if n < 0 && errno != EINTR { throw .systemCall("poll", .current, context: name) }
+            if n >= 0 && pfd.revents & Int16(POLLHUP) == 0 { return }
+            guard ContinuousClock.now < deadline else {
+                throw .systemCall("waiting for the other end of the device", Errno(ENOTCONN), context: name)
+            }
+            var none = pollfd(fd: -1, events: 0, revents: 0)
+            _ = poll(&none, 1, 20)
+        }
     }
 }
