@@ -8,15 +8,44 @@ import Glibc
 public enum CharacterDeviceTransport {
     /// Opens `path` and waits up to `peerTimeout` for its other end to be there.
     public static func open(path: String, name: String, peerTimeout: Duration = .seconds(10)) throws(TransportError) -> StreamTransport {
+        let deadline = ContinuousClock.now + peerTimeout
+        try waitForVirtioPortReady(path, until: deadline, name: name)
         let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .systemCall("open \(path)", .current, context: name) }
         do throws(TransportError) {
-            try waitForPeer(fd, timeout: peerTimeout, name: name)
+            try waitForPeer(fd, timeout: max(.zero, deadline - ContinuousClock.now), name: name)
         } catch {
             _ = Glibc.close(fd)
             throw error
         }
         return try StreamTransport(name: name, fileDescriptor: fd)
+    }
+
+    /// A virtio-serial port's device node appears before the guest driver has told qemu
+    /// the port is ready; opened in that window, the port never learns that qemu's side
+    /// is connected (seen on these machines in about half the boots: POLLHUP for good).
+    /// The port's name (/sys/class/virtio-ports/vportNpM/name) arrives in qemu's answer to
+    /// "ready", just before the connection state, so a named port is safe to open.
+    /// Paths that are not virtio ports pass straight through.
+    static func waitForVirtioPortReady(_ path: String, until deadline: ContinuousClock.Instant, name: String) throws(TransportError) {
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(path, &resolved) != nil else { return }  // open reports a missing path
+        let device = String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard device.hasPrefix("/dev/vport") else { return }
+        let nameFile = "/sys/class/virtio-ports/\(device.dropFirst("/dev/".count))/name"
+        while true {
+            // The attribute appears with the name (sysfs sizes say nothing: read it).
+            if let file = fopen(nameFile, "r") {
+                let first = fgetc(file)
+                fclose(file)
+                if first != EOF && first != 0x0A { return }
+            }
+            guard ContinuousClock.now < deadline else {
+                throw .systemCall("waiting for the virtio port to be ready (\(nameFile))", Errno(ENOTCONN), context: name)
+            }
+            var none = pollfd(fd: -1, events: 0, revents: 0)
+            _ = poll(&none, 1, 20)
+        }
     }
 
     /// A virtio-serial port reports POLLHUP until the host side (qemu's chardev) is

@@ -26,9 +26,10 @@ BENCH = os.path.join(os.path.dirname(HERE), 'bench')
 # What the guest must report (guest-scenarios.sh) and what the host checks itself.
 GUEST_SCENARIOS = ['open-hci0', 'adapters-after-close', 'peripheral-heart-rate', 'error-ebusy',
                    'notification-rate', 'error-eperm', 'error-enodev', 'error-rfkill', 'central-over-hci0']
-HOST_SCENARIOS = ['heart-rate-central', 'transfer-central']
+HOST_SCENARIOS = ['heart-rate-central', 'transfer-central', 'baseline-tcp-info', 'baseline-tcp-transfer']
 HEART_RATE_MEASUREMENT = '2A37'
-CENTRAL_ADDRESSES = {'heart-rate-central': 'C0:B0:00:00:00:71', 'transfer-central': 'C0:B0:00:00:00:73'}
+CENTRAL_ADDRESSES = {'heart-rate-central': 'C0:B0:00:00:00:71', 'transfer-central': 'C0:B0:00:00:00:73',
+                     'baseline-tcp-transfer': 'C0:B0:00:00:00:74'}
 TRANSFER_DATA = '08590F7E-DB05-467E-8757-72F6FAEB13D4'
 
 
@@ -44,6 +45,7 @@ class Bench:
         self.figures = {}
         self.lock = threading.Lock()
         self.threads = []
+        self.rates = {}
         self.python = sys.executable
 
     # ---------------------------------------------------------------- processes
@@ -70,9 +72,11 @@ class Bench:
         log(f'[host] RESULT {scenario} {status} {detail}')
 
     # ---------------------------------------------------------------- controllers
-    def start_controllers(self):
-        ports = free_ports(4)  # 0: the guest's hci0; 1, 2: Bumble centrals; 3: (d)'s Bumble peripheral
-        out = open(os.path.join(self.args.work, 'controllers.log'), 'w')
+    def start_controllers(self, count, log_name):
+        """The guest's run uses 4: 0 is the guest's hci0; 1, 2 the Bumble centrals; 3 (d)'s
+        Bumble peripheral."""
+        ports = free_ports(count)
+        out = open(os.path.join(self.args.work, log_name), 'w')
         process = self.start('controllers', [self.python, os.path.join(BENCH, 'controllers.py'),
                                              '--ports', ','.join(map(str, ports)), '--duration', str(self.args.timeout + 60)],
                              stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT)
@@ -161,10 +165,9 @@ class Bench:
         else:
             self.record(name, 'PASS', f'connected, discovered, read 2A38 = 01 (chest), 5 notifications: {rates} BPM, flags/RR-intervals consistent')
 
-    def transfer_central(self, port, address):
+    def transfer_central(self, port, address, name='transfer-central', figure='notification-rate', via='the kernel path'):
         """Subscribes to the transfer characteristic, receives the whole text in 20-byte
         notifications until EOM, checks it byte for byte, and times the notifications."""
-        name = 'transfer-central'
         process = self.central(name, port, address, ['--subscribe', TRANSFER_DATA])
         collected, finished = self.events(
             process, lambda e: e.get('event') == 'done' or (e.get('event') == 'notification' and e.get('value') == b'EOM'.hex()), 120)
@@ -182,8 +185,9 @@ class Bench:
             return
         seconds = notes[-1][0] - chunks[0][0]
         rate = (len(notes) - 1) / seconds if seconds > 0 else float('inf')
-        self.figures['notification-rate'] = (f'{rate:.0f} notifications/s ({rate * 20 / 1000:.1f} kB/s of 20-byte values; '
-                                             f'{len(chunks)} notifications + EOM in {seconds:.2f} s, as received by Bumble)')
+        self.figures[figure] = (f'{rate:.0f} notifications/s ({rate * 20 / 1000:.1f} kB/s of 20-byte values; '
+                                f'{len(chunks)} notifications + EOM in {seconds:.2f} s, as received by Bumble)')
+        self.rates[figure] = rate
         self.record(name, 'PASS', f'{len(expected)} bytes in {len(chunks)} notifications + EOM, identical to the text sent')
 
     def bumble_peripheral(self, port):
@@ -193,9 +197,38 @@ class Bench:
         self.start('bumble-peripheral', argv, stdin=subprocess.PIPE, stdout=open(os.path.join(self.args.work, 'bumble-peripheral.log'), 'w'),
                    stderr=subprocess.STDOUT)
 
+    # ---------------------------------------------------------------- the baseline
+    def baseline(self):
+        """The same two measurements with the same binary on this host, straight over TCP
+        to fresh controllers (no kernel, no qemu): what the kernel path adds."""
+        ports = self.start_controllers(2, 'baseline-controllers.log')
+        info = subprocess.run([self.args.swift_att, 'info', '--transport', f'tcp:127.0.0.1:{ports[0]}', '--round-trips', '200'],
+                              capture_output=True, text=True, timeout=60)
+        line = next((l for l in info.stdout.splitlines() if l.startswith('HCI round trip: ')), None)
+        if info.returncode == 0 and line:
+            self.figures['baseline-round-trip'] = line[len('HCI round trip: '):]
+            self.record('baseline-tcp-info', 'PASS', 'swift-att info over tcp on the host')
+        else:
+            self.record('baseline-tcp-info', 'FAIL', f'exit {info.returncode}: {info.stderr.strip()}')
+        # Its output goes to a file: a pipe nobody drains would stall it at 64 KiB.
+        output = os.path.join(self.args.work, 'baseline-peripheral.log')
+        self.start('baseline-peripheral', [self.args.swift_att, 'peripheral', 'transfer', '--transport', f'tcp:127.0.0.1:{ports[0]}',
+                                           '--file', self.args.transfer_text, '--json', '--duration', '60'],
+                   stdin=subprocess.DEVNULL, stdout=open(output, 'w'), stderr=subprocess.STDOUT)
+        address, deadline = None, time.monotonic() + 10
+        while address is None and time.monotonic() < deadline:
+            for line in open(output):
+                if '"event":"advertising"' in line:
+                    address = json.loads(line)['address']
+            time.sleep(0.05)
+        if address is None:
+            self.record('baseline-tcp-transfer', 'FAIL', f'the peripheral never advertised: {open(output).read()}')
+            return
+        self.transfer_central(ports[1], address, 'baseline-tcp-transfer', 'baseline-notification-rate')
+
     # ---------------------------------------------------------------- the guest
     def run(self):
-        ports = self.start_controllers()
+        ports = self.start_controllers(4, 'controllers.log')
         console_path = os.path.join(self.args.work, 'console.log')
         open(console_path, 'w').close()
         qemu = ['qemu-system-x86_64', '-accel', 'tcg', '-cpu', 'max', '-m', '512', '-smp', '1', '-nodefaults', '-no-reboot',
@@ -230,6 +263,8 @@ class Bench:
             pass
         for thread in self.threads:
             thread.join(timeout=60)
+        self.stop_all()
+        self.baseline()
 
     def on_console(self, line, started, ports):
         if 'Kernel panic' in line or 'Call Trace' in line:
@@ -275,9 +310,14 @@ class Bench:
             failed |= status not in ('PASS', 'SKIP')
             log(f'{status:4}  {scenario:22} {detail}')
         log('================ figures ================')
-        for key, label in [('boot', 'guest boot'), ('hci0', 'hci0 ready'), ('hci-round-trip', 'HCI round trip (kernel path)'),
-                           ('notification-rate', 'notification rate (kernel path)')]:
-            log(f'{label:32} {self.figures.get(key, "not measured")}')
+        for key, label in [('boot', 'guest boot'), ('hci0', 'hci0 ready'),
+                           ('hci-round-trip', 'HCI round trip, kernel path'), ('baseline-round-trip', '  same binary over TCP, no kernel'),
+                           ('notification-rate', 'notification rate, kernel path'),
+                           ('baseline-notification-rate', '  same binary over TCP, no kernel')]:
+            log(f'{label:34} {self.figures.get(key, "not measured")}')
+        if self.rates.get('baseline-notification-rate') and self.rates.get('notification-rate'):
+            share = self.rates['notification-rate'] / self.rates['baseline-notification-rate']
+            log(f'{"  kernel path / TCP":34} {share:.0%} of the notification rate')
         log(f'RESULT: {"FAIL" if failed else "PASS"}')
         return 1 if failed else 0
 
@@ -308,6 +348,7 @@ def main():
     parser.add_argument('--initrd', required=True)
     parser.add_argument('--transfer-text', required=True, help='the file the guest sends (to check what arrives)')
     parser.add_argument('--work', required=True, help='directory for logs')
+    parser.add_argument('--swift-att', required=True, help='the swift-att binary, for the baseline on this host')
     parser.add_argument('--timeout', type=float, default=240, help='seconds the guest may take, boot included')
     args = parser.parse_args()
     bench = Bench(args)
