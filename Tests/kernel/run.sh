@@ -6,7 +6,7 @@
 #
 # 1. packages: qemu-system-x86, busybox-static, cpio, kmod (apt); Bumble (Tests/bench/setup.sh)
 # 2. Debian's linux-image .deb (apt-get download), only the modules the guest loads
-# 3. swift-att, release, --static-swift-stdlib (scratch path .build/static)
+# 3. swift-att, release, --static-swift-stdlib (as .ci/run builds it)
 # 4. the initramfs: busybox, swift-att and the glibc it needs, modules + depmod,
 #    guest-init.sh as /init, guest-scenarios.sh, the text the transfer scenario sends
 # 5. host.py: Bumble's controllers, one qemu boot, Bumble centrals on demand, the report
@@ -66,8 +66,9 @@ VMLINUZ=$WORK/kernel/boot/vmlinuz-$KV
 
 # ---------------------------------------------------------------- 3. swift-att, static
 step "swift build -c release --static-swift-stdlib"
-(cd "$ROOT" && swift build -c release --static-swift-stdlib --product swift-att --scratch-path .build/static 2>&1 | tail -n 1)
-BINARY=$ROOT/.build/static/release/swift-att
+# The same flags as .ci/run's release builds, so CI builds once.
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product swift-att 2>&1 | tail -n 1)
+BINARY=$ROOT/.build/release/swift-att
 
 # ---------------------------------------------------------------- 4. initramfs
 step "initramfs"
