@@ -56,8 +56,10 @@ scenario_open() {
     # Closing the user channel gave the adapter back: listed, down, nobody holds it.
     $SWIFT_ATT adapters >/tmp/adapters.out 2>&1
     rc=$?
-    sed 's/^/KBENCH ADAPTERS /' /tmp/adapters.out
-    if [ $rc = 0 ] && grep -q '^hci0  F0:F0:F0:F0:00:01  down .*free: swift-att can open it' /tmp/adapters.out; then
+    $SWIFT_ATT adapters --json >/tmp/adapters.json 2>&1
+    sed 's/^/KBENCH ADAPTERS /' /tmp/adapters.out /tmp/adapters.json
+    if [ $rc = 0 ] && grep -q '^hci0  F0:F0:F0:F0:00:01  down .*free: swift-att can open it' /tmp/adapters.out \
+        && grep -q '^\[{"name":"hci0","index":0,"address":"F0:F0:F0:F0:00:01","state":"down","listed":true,"powered":false,"holder":"nobody","bluetoothd":null}\]$' /tmp/adapters.json; then
         result adapters-after-close PASS "hci0 listed, down and free again"
     else
         result adapters-after-close FAIL "exit $rc"
