@@ -28,7 +28,7 @@ let package = Package(
             name: "CBluetooth",
             providers: [.apt(["libbluetooth-dev"])]
         ),
-        .target(name: "Transport", dependencies: ["HCI", "CBluetooth"]),
+        .target(name: "Transport", dependencies: ["BluetoothCore", "HCI", "CBluetooth"]),
 
         // Protocol layers above the codecs.
         .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "ATTJSONTests", dependencies: ["ATTJSON", "ATT", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BluetoothCore"]),
         // Runs the built swift-att binary as a subprocess.
-        .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport", "PseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,9 +10,22 @@ enum FileDescriptor {
         try wait(fd, events: Int16(POLLIN), timeout: timeout, context: context)
     }
 
-    /// Waits until `fd` is writable; `false` when `timeout` passed first.
+    /// Waits until `fd` is writable; `false` when `timeout` passed first. A hang-up with
+    /// no room to write is `.closed`: some drivers (virtio-serial with no host side) keep
+    /// answering EAGAIN while `poll` reports POLLHUP at once, which would otherwise spin.
     static func waitWritable(_ fd: Int32, timeout: Duration?, context: String) throws(TransportError) -> Bool {
-        try wait(fd, events: Int16(POLLOUT), timeout: timeout, context: context)
+        var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        let ms = timeout.map { milliseconds($0) } ?? -1
+        while true {
+            let n = poll(&pfd, 1, ms)
+            if n > 0 {
+                if pfd.revents & Int16(POLLOUT) == 0 && pfd.revents & Int16(POLLHUP | POLLERR) != 0 { throw .closed(context) }
+                return true
+            }
+            if n == 0 { return false }
+            if errno == EINTR { continue }
+            throw .systemCall("poll", .current, context: context)
+        }
     }
 
     private static func wait(_ fd: Int32, events: Int16, timeout: Duration?, context: String) throws(TransportError) -> Bool {

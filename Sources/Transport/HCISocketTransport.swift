@@ -41,7 +41,7 @@ public final class HCISocketTransport: HCITransport {
     public static func error(for errno: Errno, call: String, adapter name: String, available: () -> [String]) -> TransportError {
         switch errno.rawValue {
         case EAFNOSUPPORT, EPROTONOSUPPORT: return .kernelLacksBluetooth
-        case EBUSY, EALREADY: return .adapterBusy(name)
+        case EBUSY, EALREADY, EUSERS: return .adapterBusy(name)
         case EPERM, EACCES: return .permissionDenied(name)
         case ENODEV, ENXIO: return .noSuchAdapter(name, available: available())
         case ERFKILL: return .rfkillBlocked(name)
@@ -59,8 +59,10 @@ public final class HCISocketTransport: HCITransport {
         return names
     }
 
-    /// Opens `name` (`hci0`) on the user channel: takes the adapter down, then binds.
-    public init(name: String) throws(TransportError) {
+    /// Opens `name` (`hci0`) on the user channel, the way that survives a real kernel:
+    /// waits until the kernel has finished its own setup of the adapter (the management
+    /// channel lists it), takes it down, then binds. See `UserChannelOpening.swift`.
+    public init(name: String, setupTimeout: Duration = .seconds(10)) throws(TransportError) {
         guard let index = Self.index(of: name) else {
             throw .invalidSpecification(name, reason: "an adapter is named hciN")
         }
@@ -72,16 +74,7 @@ public final class HCISocketTransport: HCITransport {
         }
         fileDescriptor = fd
         do throws(TransportError) {
-            try bringDown()
-            var address = Self.socketAddress(index: index, channel: UInt16(HCI_CHANNEL_USER))
-            let rc = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_hci>.size))
-                }
-            }
-            guard rc == 0 else {
-                throw Self.error(for: .current, call: "bind(HCI_CHANNEL_USER)", adapter: name, available: Self.adapterNames)
-            }
+            try UserChannelOpening(socket: fd, index: index, name: name).run(setupTimeout: setupTimeout)
             try FileDescriptor.setNonBlocking(fd, context: name)
         } catch {
             _ = Glibc.close(fd)
@@ -91,15 +84,6 @@ public final class HCISocketTransport: HCITransport {
     }
 
     deinit { close() }
-
-    /// HCIDEVDOWN: the user channel requires the adapter down. Already down is fine.
-    private func bringDown() throws(TransportError) {
-        if cbluetooth_ioctl_int(fileDescriptor, CBLUETOOTH_HCIDEVDOWN, Int(index)) != 0 {
-            let e = Errno.current
-            if e.rawValue == EALREADY { return }
-            throw Self.error(for: e, call: "ioctl(HCIDEVDOWN)", adapter: name, available: Self.adapterNames)
-        }
-    }
 
     public func receive(_ handler: (HCIPacket) -> Void) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }
@@ -120,6 +104,9 @@ public final class HCISocketTransport: HCITransport {
         try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
     }
 
+    /// Closing the user channel is what hands the adapter back: the kernel takes it
+    /// down, clears the user-channel flag and announces Index Added, so bluetoothd (or
+    /// the next `swift-att`) can take it.
     public func close() {
         if fileDescriptor >= 0 {
             _ = Glibc.close(fileDescriptor)

@@ -20,6 +20,8 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case framing(String, reason: String)
     /// Nothing arrived or could be written in time.
     case timedOut(String)
+    /// The kernel's management channel refused a command.
+    case managementCommandFailed(ManagementOpcode, index: UInt16, ManagementStatus)
 
     public var description: String {
         switch self {
@@ -35,7 +37,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .rfkillBlocked(name):
             return "\(name) is blocked by rfkill: unblock it with 'rfkill unblock bluetooth'"
         case let .invalidSpecification(spec, reason):
-            return "invalid transport '\(spec)': \(reason) (expected hci0, serial:/dev/ttyUSB0[@BAUD][,rtscts], tcp:HOST:PORT or tcp-server:HOST:PORT)"
+            return "invalid transport '\(spec)': \(reason) (expected hci0, serial:/dev/ttyUSB0[@BAUD][,rtscts], tcp:HOST:PORT, tcp-server:HOST:PORT, vhci[:PATH] or h4:PATH)"
         case let .systemCall(call, errno, context):
             return "\(context): \(call) failed: \(errno)"
         case let .closed(name):
@@ -44,6 +46,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(name): cannot frame HCI packets: \(reason)"
         case let .timedOut(name):
             return "\(name): timed out"
+        case let .managementCommandFailed(opcode, index, status):
+            let adapter = index == ManagementCommand.noIndex ? "" : " for hci\(index)"
+            return "the kernel's management channel refused \(opcode)\(adapter): \(status)"
         }
     }
 }

@@ -1,10 +1,14 @@
 /// Which transport to open, parsed from the one string a user passes with `--transport`:
-/// `hci0`, `serial:/dev/ttyUSB0[@1000000][,rtscts]`, `tcp:HOST:PORT`, `tcp-server:HOST:PORT`.
+/// `hci0`, `serial:/dev/ttyUSB0[@1000000][,rtscts]`, `tcp:HOST:PORT`, `tcp-server:HOST:PORT`,
+/// and for `swift-att bridge`: `vhci[:/dev/vhci]` (the controller side of a new kernel
+/// adapter) and `h4:PATH` (H4 over a non-terminal character device, e.g. a virtio port).
 public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible {
     case hciSocket(name: String)
     case serial(path: String, baudRate: Int, hardwareFlowControl: Bool)
     case tcpClient(host: String, port: UInt16)
     case tcpServer(host: String, port: UInt16)
+    case vhci(path: String)
+    case characterDevice(path: String)
 
     /// The default UART speed of most H4 controllers' firmware.
     public static let defaultBaudRate = 115_200
@@ -36,6 +40,14 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
             guard !host.isEmpty else { throw .invalidSpecification(text, reason: "missing host") }
             self = server ? .tcpServer(host: host, port: port) : .tcpClient(host: host, port: port)
+        } else if text == "vhci" || text.hasPrefix("vhci:") {
+            let path = text == "vhci" ? VHCITransport.defaultPath : String(text.dropFirst("vhci:".count))
+            guard path.hasPrefix("/") else { throw .invalidSpecification(text, reason: "vhci takes a device path such as /dev/vhci") }
+            self = .vhci(path: path)
+        } else if text.hasPrefix("h4:") {
+            let path = String(text.dropFirst("h4:".count))
+            guard path.hasPrefix("/") else { throw .invalidSpecification(text, reason: "h4 needs a device path such as /dev/vport0p1") }
+            self = .characterDevice(path: path)
         } else if text.hasPrefix("hci") {
             throw .invalidSpecification(text, reason: "an adapter is named hci followed by its index, e.g. hci0")
         } else {
@@ -49,6 +61,8 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
         case let .serial(path, baud, flow): return "serial:\(path)@\(baud)" + (flow ? ",rtscts" : "")
         case let .tcpClient(host, port): return "tcp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case let .tcpServer(host, port): return "tcp-server:\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        case let .vhci(path): return path == VHCITransport.defaultPath ? "vhci" : "vhci:\(path)"
+        case let .characterDevice(path): return "h4:\(path)"
         }
     }
 
@@ -60,6 +74,8 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
             return try SerialTransport.open(path: path, baudRate: baud, hardwareFlowControl: flow, name: description)
         case let .tcpClient(host, port): return try TCPTransport.connect(host: host, port: port, name: description)
         case let .tcpServer(host, port): return try TCPTransport.accept(host: host, port: port, name: description, timeout: acceptTimeout)
+        case let .vhci(path): return try VHCITransport(path: path, name: description)
+        case let .characterDevice(path): return try CharacterDeviceTransport.open(path: path, name: description)
         }
     }
 }

@@ -10,17 +10,20 @@ import Transport
 /// the start-up sequence and prints what it learned, like `btmgmt info` / `hciconfig -a`.
 enum InfoCommand {
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
-        let args = try Arguments(arguments, flags: ["--json"], options: ["--transport", "--btsnoop"], command: "info")
+        let args = try Arguments(arguments, flags: ["--json"], options: ["--transport", "--btsnoop", "--round-trips"], command: "info")
         if args.wantsHelp {
             Output.print(Usage.info)
             return 0
         }
         guard args.positionals.isEmpty else { throw .usage("info: unexpected argument '\(args.positionals[0])'") }
         let specification = try ControllerSession.specification(args)
+        let roundTrips = try args.option("--round-trips").map { (text) throws(CommandError) in try RoundTripTiming.count(text) }
         let controller = try await ControllerSession.open(specification, capture: args.option("--btsnoop"))
         let info: ControllerInfo
+        var timing: RoundTripTiming?
         do {
             info = try await controller.start()
+            if let roundTrips { timing = try await RoundTripTiming.measure(controller, count: roundTrips) }
         } catch {
             await controller.close()
             throw .failure(error.description)
@@ -31,6 +34,7 @@ enum InfoCommand {
         } else {
             Output.print(text(info, transport: specification.description))
         }
+        if let timing { Output.print(timing.text) }
         return 0
     }
 

@@ -14,6 +14,8 @@ enum Usage {
           peripheral <profile>        Serve heart-rate, transfer, hc08, light, battery or
                                       device-information (or --database FILE.json) as a GATT peripheral.
           central <action> …          Scan, connect, discover, read, write, subscribe as a GATT central.
+          adapters [--json]           List the kernel's Bluetooth adapters and who holds each.
+          bridge <A> <B>              Join two HCI endpoints (vhci, tcp, serial): a controller becomes hciN.
           help [<command>]            Show this help, or a command's help.
 
           Give '-' instead of <hex> or <json> to read standard input, one PDU or payload per line.
@@ -87,7 +89,7 @@ enum Usage {
         """
 
     static let info = """
-        USAGE: swift-att info [--transport <transport>] [--btsnoop <file>] [--json]
+        USAGE: swift-att info [--transport <transport>] [--btsnoop <file>] [--json] [--round-trips <n>]
 
         Opens a controller, runs swift-att's start-up sequence (reset, read version,
         supported commands and features, addresses and buffer sizes, set the event masks
@@ -98,6 +100,7 @@ enum Usage {
                             tcp:HOST:PORT, tcp-server:HOST:PORT
           --btsnoop <file>  Write every HCI packet to a btsnoop capture (Wireshark, swift-att dump).
           --json            Print one JSON object instead.
+          --round-trips <n> Then time n Read BD_ADDR commands and print the median round trip.
 
         Exits 0 on success, 2 on a usage error, 3 if the controller or transport fails.
         """
@@ -193,6 +196,8 @@ enum Usage {
         case "info": Output.print(info)
         case "peripheral": Output.print(peripheral)
         case "central": Output.print(central)
+        case "adapters": Output.print(adapters)
+        case "bridge": Output.print(bridge)
         case "help": Output.print(main)
         case let other?: throw .usage("no help for unknown command '\(other)' (see 'swift-att --help')")
         }

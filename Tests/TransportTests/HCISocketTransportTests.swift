@@ -34,6 +34,7 @@ import Transport
     @Test(arguments: [
         (EAFNOSUPPORT, TransportError.kernelLacksBluetooth),
         (EBUSY, .adapterBusy("hci0")),
+        (EUSERS, .adapterBusy("hci0")),
         (EPERM, .permissionDenied("hci0")),
         (EACCES, .permissionDenied("hci0")),
         (ENODEV, .noSuchAdapter("hci0", available: ["hci1"])),

@@ -10,7 +10,8 @@ Serves, besides Bumble's GAP and GATT services (Service Changed, Database Hash):
     5A7E0003 write without response, 5A7E0004 indicate, 5A7E0005 read needing
     encryption, 5A7E0006 read only (with a User Description descriptor), 5A7E0007 a read
     that is never answered.
-Advertises the name and 180D. Reports JSON lines on stdout: ready, connected, mtu,
+Advertises the name and 180D. With --notify-ms N it notifies a heart-rate value every N ms
+once a central subscribes to 2A37. Reports JSON lines on stdout: ready, connected, mtu,
 written (uuid, value), subscribed (uuid, notify, indicate), disconnected. Commands on
 stdin, one per line: "notify HEX" (2A37), "indicate HEX" (5A7E0004),
 "add-service" (adds a service 5A7E1001 with one characteristic and indicates
@@ -82,6 +83,7 @@ def build(device):
 async def serve(device, args):
     measurement, indicated = build(device)
     connections = []
+    beating = []
 
     async def advertise():
         await device.start_advertising(advertising_data=data, advertising_interval_min=20, advertising_interval_max=20)
@@ -98,8 +100,17 @@ async def serve(device, args):
         connection.on('connection_att_mtu_update', lambda: emit(event='mtu', mtu=connection.att_mtu))
         emit(event='connected', peer=str(connection.peer_address).split('/')[0])
 
+    async def beat():
+        bpm = 60
+        while True:
+            await asyncio.sleep(args.notify_ms / 1000)
+            await device.notify_subscribers(measurement, bytes([0, bpm]))
+            bpm = 60 + (bpm - 59) % 40
+
     def on_subscription(connection, characteristic, notify, indicate):
         emit(event='subscribed', uuid=characteristic.uuid.to_hex_str(), notify=bool(notify), indicate=bool(indicate))
+        if args.notify_ms and characteristic.uuid == UUID('2A37') and notify and not beating:
+            beating.append(asyncio.get_running_loop().create_task(beat()))
 
     device.on('connection', on_connection)
     device.on('characteristic_subscription', on_subscription)
@@ -153,6 +164,7 @@ async def main():
     parser.add_argument('--address', required=True, help='static random address for this host')
     parser.add_argument('--name', default='Bumble HR')
     parser.add_argument('--duration', type=float, default=120.0)
+    parser.add_argument('--notify-ms', type=float, default=0, help='notify 2A37 every N ms once subscribed')
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     async with await open_transport(f'tcp-client:127.0.0.1:{args.port}') as (source, sink):

@@ -24,7 +24,7 @@ fi
 Tests/bench/setup.sh
 
 say "building swift-att (release)"
-swift build -c release --product swift-att 2>&1 | tail -n 1
+swift build -c release --static-swift-stdlib --product swift-att 2>&1 | tail -n 1
 bin=.build/release/swift-att
 python=Tests/bench/.venv/bin/python
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The kernel bench: swift-att on a real Linux Bluetooth stack (AF_BLUETOOTH, HCI user
+# channel, management channel, hci_vhci), inside Debian 12's kernel booted under qemu.
+#
+#   Tests/kernel/run.sh        (root: installs packages; KERNEL_BENCH_DIR=/tmp/swift-att-kernel-bench)
+#
+# 1. packages: qemu-system-x86, busybox-static, cpio, kmod (apt); Bumble (Tests/bench/setup.sh)
+# 2. Debian's linux-image .deb (apt-get download), only the modules the guest loads
+# 3. swift-att, release, --static-swift-stdlib (as .ci/run builds it)
+# 4. the initramfs: busybox, swift-att and the glibc it needs, modules + depmod,
+#    guest-init.sh as /init, guest-scenarios.sh, the text the transfer scenario sends
+# 5. host.py: Bumble's controllers, one qemu boot, Bumble centrals on demand, the report
+# Exits 0 only if every scenario passed (or is an explicit SKIP).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=${KERNEL_BENCH_DIR:-${TMPDIR:-/tmp}/swift-att-kernel-bench}
+export PATH="/opt/swift/usr/bin:$PATH"
+mkdir -p "$WORK"
+started=$SECONDS
+step() { printf '[kernel-bench] %s (%ds)\n' "$1" "$((SECONDS - started))"; }
+
+HOST_PID=""
+cleanup() {
+    if [ -n "$HOST_PID" ] && kill -0 "$HOST_PID" 2>/dev/null; then
+        kill -TERM "$HOST_PID" 2>/dev/null || true
+        for _ in $(seq 100); do kill -0 "$HOST_PID" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$HOST_PID" 2>/dev/null || true
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- 1. packages
+step "packages"
+PACKAGES="qemu-system-x86 busybox-static cpio kmod binutils"
+missing=$(dpkg-query -W -f='${Package} ${Status}\n' $PACKAGES 2>/dev/null | awk '$4 != "installed" {print $1}' || true)
+if [ -n "$missing" ] || ! dpkg-query -W $PACKAGES >/dev/null 2>&1; then
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $PACKAGES >"$WORK/apt.log" 2>&1 \
+        || { cat "$WORK/apt.log"; exit 1; }
+fi
+"$ROOT/Tests/bench/setup.sh"
+
+# ---------------------------------------------------------------- 2. kernel
+step "kernel"
+KPKG=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}' || true)
+if [ -z "$KPKG" ]; then
+    apt-get update -qq >/dev/null
+    KPKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+fi
+KV=${KPKG#linux-image-}
+if [ ! -f "$WORK/kernel/boot/vmlinuz-$KV" ]; then
+    rm -rf "$WORK/debs" "$WORK/kernel" && mkdir -p "$WORK/debs" "$WORK/kernel"
+    (cd "$WORK/debs" && apt-get download -qq "$KPKG" 2>/dev/null)
+    # The kernel and the module directories the guest can need, nothing else.
+    dpkg-deb --fsys-tarfile "$WORK"/debs/"$KPKG"_*.deb | tar -x -C "$WORK/kernel" --wildcards \
+        './boot/vmlinuz-*' './lib/modules/*/modules.builtin*' './lib/modules/*/modules.order' \
+        './lib/modules/*/kernel/net/bluetooth/*' './lib/modules/*/kernel/drivers/bluetooth/*' \
+        './lib/modules/*/kernel/net/rfkill/*' './lib/modules/*/kernel/crypto/*' './lib/modules/*/kernel/lib/*' \
+        './lib/modules/*/kernel/drivers/virtio/*' './lib/modules/*/kernel/drivers/char/*'
+    rm -rf "$WORK/debs"
+fi
+VMLINUZ=$WORK/kernel/boot/vmlinuz-$KV
+
+# ---------------------------------------------------------------- 3. swift-att, static
+step "swift build -c release --static-swift-stdlib"
+# The same flags as .ci/run's release builds, so CI builds once.
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product swift-att 2>&1 | tail -n 1)
+BINARY=$ROOT/.build/release/swift-att
+
+# ---------------------------------------------------------------- 4. initramfs
+step "initramfs"
+R=$WORK/initramfs
+rm -rf "$R" && mkdir -p "$R"/{bin,etc,proc,sys,dev,tmp,lib64,lib/modules/"$KV"}
+cp /bin/busybox "$R/bin/busybox"
+strip -o "$R/bin/swift-att" "$BINARY"
+install -m 755 "$HERE/guest-init.sh" "$R/init"
+install -m 644 "$HERE/guest-scenarios.sh" "$R/guest-scenarios.sh"
+# The glibc (and libbluetooth) swift-att links against, where ld-linux looks for them.
+for lib in $(ldd "$BINARY" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
+    case $lib in
+        */ld-linux-x86-64.so.2) cp -L "$lib" "$R/lib64/ld-linux-x86-64.so.2" ;;
+        *) mkdir -p "$R$(dirname "$lib")" && cp -L "$lib" "$R$lib" ;;
+    esac
+done
+# A user without CAP_NET_ADMIN for the EPERM scenario.
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$R/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$R/etc/group"
+# What the transfer scenario sends: 1000 notifications' worth of text, checked on arrival.
+awk 'BEGIN { for (i = 1; i <= 600; i++) printf "line %03d: the kernel path, %s\n", i, substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 20, 6) }' \
+    | head -c 20000 >"$R/transfer.txt"
+MODULES=$WORK/kernel/lib/modules/$KV
+add_module() {  # a module and, recursively, what modinfo says it depends on
+    local file rel dep
+    file=$(find "$MODULES/kernel" -name "$1.ko" -o -name "$1.ko.xz" | head -n 1)
+    [ -n "$file" ] || { echo "module $1 not in $KPKG" >&2; exit 1; }
+    rel=${file#"$MODULES"/}
+    [ -f "$R/lib/modules/$KV/$rel" ] && return 0
+    mkdir -p "$(dirname "$R/lib/modules/$KV/$rel")" && cp "$file" "$R/lib/modules/$KV/$rel"
+    for dep in $(/sbin/modinfo -F depends "$file" | tr , ' '); do add_module "$dep"; done
+}
+# hci_vhci pulls bluetooth, ecdh_generic, ecc, rfkill, crc16; bluetooth's SMP asks for
+# ecb(aes) and cmac(aes) when hci0 registers; drbg & co. seed the crypto self-tests.
+for m in hci_vhci ecb cmac ctr sha512_generic sha3_generic jitterentropy_rng drbg virtio_pci virtio_console; do add_module "$m"; done
+cp "$MODULES"/modules.{order,builtin,builtin.modinfo} "$R/lib/modules/$KV/" 2>/dev/null || true
+/sbin/depmod -b "$R" "$KV"
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) >"$WORK/initramfs.cpio.gz"
+echo "initramfs $(du -h "$WORK/initramfs.cpio.gz" | cut -f1), kernel $KV"
+
+# ---------------------------------------------------------------- 5. boot and run
+step "boot and scenarios"
+"$ROOT/Tests/bench/.venv/bin/python" "$HERE/host.py" --kernel "$VMLINUZ" --initrd "$WORK/initramfs.cpio.gz" \
+    --transfer-text "$R/transfer.txt" --work "$WORK" --swift-att "$BINARY" --timeout "${KERNEL_BENCH_TIMEOUT:-240}" &
+HOST_PID=$!
+status=0
+wait "$HOST_PID" || status=$?
+HOST_PID=""
+step "done"
+exit "$status"
