@@ -29,6 +29,9 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]
         ),
         .target(name: "Transport", dependencies: ["HCI", "CBluetooth"]),
+        // Emulated controllers joined in memory: a fast end-to-end fixture and the host
+        // benchmark's link (README: "Testing without Bumble").
+        .target(name: "LoopbackController", dependencies: ["BluetoothCore", "HCI", "Transport"]),
 
         // Protocol layers above the codecs.
         .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
@@ -70,6 +73,10 @@ let package = Package(
         .target(name: "BenchSupport", path: "Tests/BenchSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "CBluetooth", "PseudoTerminal"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "HCI"]),
+        .testTarget(
+            name: "LoopbackControllerTests",
+            dependencies: ["LoopbackController", "Host", "HCI", "Transport", "GATT", "ATT", "BluetoothCore", "Advertising"]
+        ),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore"]),
         .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "GATT", "ATT", "Advertising", "BluetoothCore"]),
         .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),

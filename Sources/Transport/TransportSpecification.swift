@@ -5,6 +5,9 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
     case serial(path: String, baudRate: Int, hardwareFlowControl: Bool)
     case tcpClient(host: String, port: UInt16)
     case tcpServer(host: String, port: UInt16)
+    /// A controller in this process (the loopback link, a test double): never parsed
+    /// from a string, only built in code.
+    case inProcess(InProcessTransportFactory)
 
     /// The default UART speed of most H4 controllers' firmware.
     public static let defaultBaudRate = 115_200
@@ -49,6 +52,7 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
         case let .serial(path, baud, flow): return "serial:\(path)@\(baud)" + (flow ? ",rtscts" : "")
         case let .tcpClient(host, port): return "tcp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case let .tcpServer(host, port): return "tcp-server:\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        case let .inProcess(factory): return factory.name
         }
     }
 
@@ -60,6 +64,7 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
             return try SerialTransport.open(path: path, baudRate: baud, hardwareFlowControl: flow, name: description)
         case let .tcpClient(host, port): return try TCPTransport.connect(host: host, port: port, name: description)
         case let .tcpServer(host, port): return try TCPTransport.accept(host: host, port: port, name: description, timeout: acceptTimeout)
+        case let .inProcess(factory): return try factory.open()
         }
     }
 }
