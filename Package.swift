@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Advertising", targets: ["Advertising"]),
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
+        .executable(name: "swift-att-host-benchmarks", targets: ["HostBenchmarks"]),
     ],
     targets: [
         // Codec layers: the Swift standard library only.
@@ -54,10 +55,18 @@ let package = Package(
             name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport",
             linkerSettings: [.linkedLibrary("m")]
         ),
+        .target(name: "BenchmarkTables", path: "Benchmarks/BenchmarkTables"),
         .executableTarget(
             name: "ATTBenchmarks",
-            dependencies: ["BluetoothCore", "ATT", "BenchmarkSupport"],
+            dependencies: ["BluetoothCore", "ATT", "BenchmarkSupport", "BenchmarkTables", "BenchSupport"],
             path: "Benchmarks/ATTBenchmarks"
+        ),
+        // Two swift-att hosts over the loopback link, Bumble's hosts, and Bumble's controllers.
+        .executableTarget(
+            name: "HostBenchmarks",
+            dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport", "GATT", "Host", "Advertising",
+                           "LoopbackController", "BenchmarkTables", "BenchSupport"],
+            path: "Benchmarks/HostBenchmarks"
         ),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),

@@ -1,4 +1,5 @@
 import ATT
+import BenchmarkTables
 import BenchmarkSupport
 
 // The ATT codec benchmark: decode and encode of a realistic PDU mix, against a baseline
