@@ -70,9 +70,11 @@ struct LinkState: Sendable {
         swap(&controllers[index].inbox, &batch)
     }
 
-    /// The host took these packets: the ACL among them frees its senders' buffers, and
-    /// each sender hears so in one Number Of Completed Packets per connection and batch.
+    /// The host is taking these packets: the ACL among them frees its senders'
+    /// buffers, and each sender hears so in one Number Of Completed Packets per
+    /// connection and batch.
     mutating func credit(_ batch: [Delivery]) {
+        guard batch.contains(where: { $0.credit != nil }) else { return }
         var owed: [(controller: Int, handle: UInt16, count: UInt16)] = []
         for delivery in batch {
             guard let credit = delivery.credit, var connection = connections[credit.connection] else { continue }

@@ -46,12 +46,13 @@ final class LoopbackTransport: HCITransport {
         // Empty the pipe first: a packet queued after this read writes a new byte.
         while drain.withUnsafeMutableBytes({ read(fileDescriptor, $0.baseAddress!, $0.count) }) == drain.count {}
         let index = self.index
-        link.state.withLock { $0.take(index, into: &batch) }
-        guard !batch.isEmpty else { return }
-        for delivery in batch { handler(delivery.packet) }
-        if batch.contains(where: { $0.credit != nil }) {
-            link.state.withLock { $0.credit(batch) }
+        // One lock for both: the packets leave the controller for the host here, which
+        // frees their senders' buffers (the hosts' loops contend for this lock).
+        link.state.withLock { s in
+            s.take(index, into: &batch)
+            s.credit(batch)
         }
+        for delivery in batch { handler(delivery.packet) }
         batch.removeAll(keepingCapacity: true)
     }
 
