@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Advertising", targets: ["Advertising"]),
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
+        .executable(name: "swift-att-host-benchmarks", targets: ["HostBenchmarks"]),
     ],
     targets: [
         // Codec layers: the Swift standard library only.
@@ -29,6 +30,9 @@ let package = Package(
             providers: [.apt(["libbluetooth-dev"])]
         ),
         .target(name: "Transport", dependencies: ["BluetoothCore", "HCI", "CBluetooth"]),
+        // Emulated controllers joined in memory: a fast end-to-end fixture and the host
+        // benchmark's link (README: "Testing without Bumble").
+        .target(name: "LoopbackController", dependencies: ["BluetoothCore", "HCI", "Transport"]),
 
         // Protocol layers above the codecs.
         .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
@@ -51,10 +55,18 @@ let package = Package(
             name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport",
             linkerSettings: [.linkedLibrary("m")]
         ),
+        .target(name: "BenchmarkTables", path: "Benchmarks/BenchmarkTables"),
         .executableTarget(
             name: "ATTBenchmarks",
-            dependencies: ["BluetoothCore", "ATT", "BenchmarkSupport"],
+            dependencies: ["BluetoothCore", "ATT", "BenchmarkSupport", "BenchmarkTables", "BenchSupport"],
             path: "Benchmarks/ATTBenchmarks"
+        ),
+        // Two swift-att hosts over the loopback link, Bumble's hosts, and Bumble's controllers.
+        .executableTarget(
+            name: "HostBenchmarks",
+            dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport", "GATT", "Host", "Advertising",
+                           "LoopbackController", "BenchmarkTables", "BenchSupport"],
+            path: "Benchmarks/HostBenchmarks"
         ),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
@@ -70,6 +82,10 @@ let package = Package(
         .target(name: "BenchSupport", path: "Tests/BenchSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "CBluetooth", "PseudoTerminal"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "HCI"]),
+        .testTarget(
+            name: "LoopbackControllerTests",
+            dependencies: ["LoopbackController", "Host", "HCI", "Transport", "GATT", "ATT", "BluetoothCore", "Advertising"]
+        ),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore"]),
         .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "GATT", "ATT", "Advertising", "BluetoothCore"]),
         .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),

@@ -1,4 +1,5 @@
 import ATT
+import BenchmarkTables
 import BenchmarkSupport
 
 // The ATT codec benchmark: decode and encode of a realistic PDU mix, against a baseline
@@ -14,11 +15,24 @@ var table = Table([
     "PDU", "bytes", "copy ns", "decode ns", "dec/copy", "encode ns", "enc/copy",
     "encode+alloc ns", "decode PDUs/s", "decode MB/s", "allocs/decode", "allocs/encode",
 ])
+// Bumble's codec on the same mix, first, so its column is ready when the table is built.
+var bumble: [Int: BumbleCodecFigures.Figure] = [:]
+var bumbleNote = BumbleCodecFigures.unavailableReason
+if bumbleNote == nil {
+    do { bumble = try BumbleCodecFigures.measure(PDUMix.cases.map(\.bytes), quick: quick) } catch {
+        bumbleNote = "Bumble's codec could not be timed: \(error)"
+    }
+}
+if bumbleNote == nil {
+    table = Table(table.headers + ["Bumble dec ns", "Bumble÷dec", "Bumble enc ns", "Bumble÷enc"])
+}
+var bumbleDecodeRatios: [Double] = []
+var bumbleEncodeRatios: [Double] = []
 var decodeRatios: [Double] = []
 var encodeRatios: [Double] = []
 var buffer = [UInt8](repeating: 0, count: 1024)
 
-for pduCase in PDUMix.cases {
+for (index, pduCase) in PDUMix.cases.enumerated() {
     let input = pduCase.bytes[...]
     // Fail loudly if the mix is not valid: the benchmark would measure error paths.
     let decoded: ATTPDU
@@ -55,6 +69,17 @@ for pduCase in PDUMix.cases {
     decodeRatios.append(decodeRatio)
     encodeRatios.append(encodeRatio)
     let perSecond = 1e9 / decode.nanosecondsPerOperation
+    var bumbleCells: [String] = []
+    if bumbleNote == nil, let b = bumble[index] {
+        let dec = b.decodeNanoseconds / decode.nanosecondsPerOperation
+        let enc = b.encodeNanoseconds / encode.nanosecondsPerOperation
+        bumbleDecodeRatios.append(dec)
+        bumbleEncodeRatios.append(enc)
+        bumbleCells = [format(b.decodeNanoseconds, decimals: 0), format(dec, decimals: 0) + "×",
+                       format(b.encodeNanoseconds, decimals: 0), format(enc, decimals: 0) + "×"]
+    } else if bumbleNote == nil {
+        bumbleCells = ["-", "-", "-", "-"]
+    }
     table.add([
         pduCase.name, String(pduCase.bytes.count),
         format(copy.nanosecondsPerOperation), format(decode.nanosecondsPerOperation), format(decodeRatio, decimals: 2),
@@ -62,7 +87,7 @@ for pduCase in PDUMix.cases {
         format(encodeAllocating.nanosecondsPerOperation),
         formatRate(perSecond), format(perSecond * Double(pduCase.bytes.count) / 1e6, decimals: 0),
         format(decode.allocationsPerOperation, decimals: 2), format(encode.allocationsPerOperation, decimals: 2),
-    ])
+    ] + bumbleCells)
 }
 
 // The whole mix, decoded back to back: one figure for "a PDU of typical traffic".
@@ -81,3 +106,10 @@ print()
 let mixPerPDU = mixDecode.nanosecondsPerOperation / Double(mix.count)
 print("8-PDU mix decoded back to back: \(format(mixDecode.nanosecondsPerOperation)) ns per mix, \(format(mixPerPDU)) ns per PDU, \(formatRate(1e9 / mixPerPDU)) PDUs/s, \(format(1e9 / mixDecode.nanosecondsPerOperation * Double(mixBytes) / 1e6, decimals: 0)) MB/s, \(format(mixDecode.allocationsPerOperation, decimals: 2)) allocations per mix")
 print("worst decode/copy ratio \(format(decodeRatios.max() ?? 0, decimals: 2)), worst encode/copy ratio \(format(encodeRatios.max() ?? 0, decimals: 2)) (target ≤ 1.5)")
+if let bumbleNote {
+    print("Bumble column skipped: \(bumbleNote)")
+} else {
+    print("Bumble column: bumble.att.ATT_PDU.from_bytes and bytes(pdu) (cache cleared) on the same PDUs, timed in the same run")
+    print("by Benchmarks/bumble_att_benchmark.py; Bumble÷dec = how many times faster swift-att decodes (target ≥ 100×):")
+    print("slowest decode ratio \(format(bumbleDecodeRatios.min() ?? 0, decimals: 0))×, slowest encode ratio \(format(bumbleEncodeRatios.min() ?? 0, decimals: 0))×")
+}

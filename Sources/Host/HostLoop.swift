@@ -54,13 +54,18 @@ final class HostLoop: Sendable {
 
     /// Runs `job` on the loop thread; once the loop has stopped, calls `refuse` instead
     /// (on the caller's thread) with the reason it stopped.
+    ///
+    /// Only the first job of a batch writes to the wake-up pipe: the loop empties the
+    /// pipe before it takes the queue, and takes all of it, so a job added to a queue
+    /// that was not empty is already bound to run. A burst of calls (`updateValue` in a
+    /// loop) then costs one system call, not one each.
     func submit(_ job: @escaping Job, refuse: @escaping Refusal) {
-        let stopReason = queue.withLock { q -> HCIError? in
-            if let reason = q.stopReason { return reason }
+        let outcome = queue.withLock { q -> (stopReason: HCIError?, first: Bool) in
+            if let reason = q.stopReason { return (reason, false) }
             q.jobs.append((job, refuse))
-            return nil
+            return (nil, q.jobs.count == 1)
         }
-        if let stopReason { refuse(stopReason) } else { wake.signal() }
+        if let stopReason = outcome.stopReason { refuse(stopReason) } else if outcome.first { wake.signal() }
     }
 
     private func run(_ core: ControllerCore) {

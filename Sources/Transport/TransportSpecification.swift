@@ -9,6 +9,9 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
     case tcpServer(host: String, port: UInt16)
     case vhci(path: String)
     case characterDevice(path: String)
+    /// A controller in this process (the loopback link, a test double): never parsed
+    /// from a string, only built in code.
+    case inProcess(InProcessTransportFactory)
 
     /// The default UART speed of most H4 controllers' firmware.
     public static let defaultBaudRate = 115_200
@@ -63,6 +66,7 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
         case let .tcpServer(host, port): return "tcp-server:\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case let .vhci(path): return path == VHCITransport.defaultPath ? "vhci" : "vhci:\(path)"
         case let .characterDevice(path): return "h4:\(path)"
+        case let .inProcess(factory): return factory.name
         }
     }
 
@@ -76,6 +80,7 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
         case let .tcpServer(host, port): return try TCPTransport.accept(host: host, port: port, name: description, timeout: acceptTimeout)
         case let .vhci(path): return try VHCITransport(path: path, name: description)
         case let .characterDevice(path): return try CharacterDeviceTransport.open(path: path, name: description)
+        case let .inProcess(factory): return try factory.open()
         }
     }
 }

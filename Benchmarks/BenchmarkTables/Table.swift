@@ -1,13 +1,14 @@
-/// A plain-text table with right-aligned numeric columns.
-struct Table {
-    let headers: [String]
-    var rows: [[String]] = []
+/// A plain-text table with right-aligned numeric columns, shared by the benchmark
+/// executables so their output reads alike.
+public struct Table {
+    public let headers: [String]
+    public var rows: [[String]] = []
 
-    init(_ headers: [String]) { self.headers = headers }
+    public init(_ headers: [String]) { self.headers = headers }
 
-    mutating func add(_ row: [String]) { rows.append(row) }
+    public mutating func add(_ row: [String]) { rows.append(row) }
 
-    func render() -> String {
+    public func render() -> String {
         let all = [headers] + rows
         let widths = headers.indices.map { c in all.map { $0[c].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
@@ -21,7 +22,7 @@ struct Table {
     }
 }
 
-func format(_ value: Double, decimals: Int = 1) -> String {
+public func format(_ value: Double, decimals: Int = 1) -> String {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     let rounded = (value * scale).rounded() / scale
@@ -30,7 +31,7 @@ func format(_ value: Double, decimals: Int = 1) -> String {
     return s
 }
 
-func formatRate(_ perSecond: Double) -> String {
+public func formatRate(_ perSecond: Double) -> String {
     if perSecond >= 1e6 { return format(perSecond / 1e6) + " M" }
     if perSecond >= 1e3 { return format(perSecond / 1e3) + " k" }
     return format(perSecond, decimals: 0)

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The CPU time this process has used (user + system, every thread), from getrusage:
+/// what "per core" figures divide by, since wall time on a shared two-core machine
+/// says little about how much work a notification costs.
+enum CPUClock {
+    static func seconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return s(usage.ru_utime) + s(usage.ru_stime)
+    }
+}
+
+/// One measured run: how many notifications (or packets) arrived, the wall time and
+/// the process CPU time they took.
+struct Sample: Sendable {
+    var delivered: Int
+    var wallSeconds: Double
+    var cpuSeconds: Double
+
+    var perSecond: Double { Double(delivered) / wallSeconds }
+    /// Delivered per second of CPU time: the rate one fully used core would reach.
+    var perCPUSecond: Double { Double(delivered) / cpuSeconds }
+    var cpuMicrosecondsEach: Double { cpuSeconds * 1e6 / Double(delivered) }
+
+    /// The median sample by CPU cost (runs on a shared machine are noisy).
+    static func median(_ samples: [Sample]) -> Sample {
+        samples.sorted { $0.cpuMicrosecondsEach < $1.cpuMicrosecondsEach }[samples.count / 2]
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,101 @@
+import BenchSupport
+import BenchmarkTables
+import LoopbackController
+import Transport
+
+// The full-stack host benchmark (README: Benchmarks). Run with
+// `swift run -c release swift-att-host-benchmarks`; `--quick` for a smoke run of a few
+// seconds; `--no-bumble` to skip the columns that need the bench's Python venv.
+
+let quick = CommandLine.arguments.contains("--quick")
+let withBumble = !CommandLine.arguments.contains("--no-bumble")
+let runs = quick ? 1 : 5
+
+struct Case {
+    let valueLength: Int
+    let connections: Int
+}
+let cases = [Case(valueLength: 20, connections: 1), Case(valueLength: 244, connections: 1),
+             Case(valueLength: 20, connections: 8), Case(valueLength: 244, connections: 8)]
+
+/// swift-att over the loopback link: the median of `runs` runs of `count` values.
+func loopback(_ c: Case, count: Int) async throws -> Sample {
+    var samples: [Sample] = []
+    for _ in 0..<runs {
+        let link = LoopbackLink(aclBufferLength: 251, aclBufferCount: 16)
+        let bench = try await NotificationBench.start(
+            peripheral: link.addController().specification,
+            centrals: (0..<c.connections).map { _ in link.addController().specification },
+            valueLength: c.valueLength)
+        samples.append(await bench.run(warmup: count / 10, count: count))
+        await bench.stop()
+        precondition(link.statistics.bufferOverflows == 0, "a host overran the loopback controller's buffers")
+    }
+    return Sample.median(samples)
+}
+
+print("Host throughput: notifications from one swift-att peripheral to N swift-att centrals over the")
+print("in-process loopback controllers (LE ACL 251 B × 16 buffers, ATT_MTU 517), median of \(runs) run(s)")
+print()
+var swiftSamples: [Sample] = []
+var table = Table(["value B", "links", "notifications", "wall s", "notif/s", "CPU µs/notif", "notif/CPU-s"])
+for c in cases {
+    let count = (quick ? 4_000 : 40_000) / c.connections
+    let s = try await loopback(c, count: count)
+    swiftSamples.append(s)
+    table.add([String(c.valueLength), String(c.connections), String(s.delivered), format(s.wallSeconds, decimals: 3),
+               formatRate(s.perSecond), format(s.cpuMicrosecondsEach, decimals: 2), formatRate(s.perCPUSecond)])
+}
+print(table.render())
+
+// Bumble's host doing the same work, in the same run.
+print()
+if !withBumble || !BumbleHostFigures.available {
+    print("Bumble columns skipped: " + (withBumble ? "no bench venv (run Tests/bench/setup.sh)" : "--no-bumble"))
+} else {
+    let bumbleCount = quick ? 300 : 2_000
+    let bumble = try BumbleHostFigures.measure(lengths: [20, 244], connections: [1, 8], count: bumbleCount, warmup: bumbleCount / 10)
+    print("The same exchange between two Bumble hosts (Bumble \(bumbleCount) values per link, one Python process over")
+    print("Bumble's LocalLink, LE ACL 251 B, ATT_MTU 247); ratio = swift-att ÷ Bumble")
+    print()
+    var versus = Table(["value B", "links", "swift-att notif/CPU-s", "Bumble notif/CPU-s", "ratio per core",
+                        "swift-att notif/s", "Bumble notif/s", "ratio wall"])
+    for (c, s) in zip(cases, swiftSamples) {
+        guard let b = bumble["\(c.valueLength)/\(c.connections)"] else { continue }
+        versus.add([String(c.valueLength), String(c.connections), formatRate(s.perCPUSecond), formatRate(b.perCPUSecond),
+                    format(s.perCPUSecond / b.perCPUSecond) + "×", formatRate(s.perSecond), formatRate(b.perSecond),
+                    format(s.perSecond / b.perSecond) + "×"])
+    }
+    print(versus.render())
+
+    // Over Bumble's virtual controllers: the controller process is the ceiling.
+    print()
+    print("Over Bumble's virtual controllers (two TCP controllers, LE ACL 251 B): swift-att host to host against a")
+    print("raw ACL pump (no host) through fresh controllers in the same run, median of \(runs) pair(s) of runs")
+    print()
+    let overCount = quick ? 1_000 : 5_000
+    var ceiling = Table(["value B", "raw link pkts/s", "swift-att notif/s", "share of ceiling"])
+    for length in [20, 244] {
+        var raw: [Sample] = []
+        var hosted: [Sample] = []
+        for _ in 0..<runs {
+            let rawBench = try BumbleBench(controllers: 2, leACLLength: 251)
+            var pump = try RawACLPump(senderPort: rawBench.ports[0], receiverPort: rawBench.ports[1])
+            raw.append(try pump.run(valueLength: length, warmup: overCount / 10, count: overCount))
+            pump.close()
+            rawBench.stop()
+
+            let hostBench = try BumbleBench(controllers: 2, leACLLength: 251)
+            let bench = try await NotificationBench.start(
+                peripheral: .tcpClient(host: "127.0.0.1", port: hostBench.ports[0]),
+                centrals: [.tcpClient(host: "127.0.0.1", port: hostBench.ports[1])], valueLength: length)
+            hosted.append(await bench.run(warmup: overCount / 10, count: overCount))
+            await bench.stop()
+            hostBench.stop()
+        }
+        let r = raw.map(\.perSecond).sorted()[runs / 2]
+        let h = hosted.map(\.perSecond).sorted()[runs / 2]
+        ceiling.add([String(length), formatRate(r), formatRate(h), format(100 * h / r) + " %"])
+    }
+    print(ceiling.render())
+}

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BluetoothCore
+import HCI
+import Transport
+
+/// Everything on the radio, guarded by the link's one lock: the controllers, the
+/// connections between them, and the packets waiting for each host.
+struct LinkState: Sendable {
+    let bufferLength: Int
+    let bufferCount: Int
+    var controllers: [EmulatedController] = []
+    var connections: [Int: LoopbackConnection] = [:]
+    var nextConnectionID = 1
+    var nextHandle: UInt16 = 0x0001
+    var statistics = LoopbackStatistics()
+
+    init(bufferLength: Int, bufferCount: Int) {
+        self.bufferLength = bufferLength
+        self.bufferCount = bufferCount
+    }
+
+    // MARK: Hosts attaching
+
+    /// A host opened controller `index`; `wake` is the pipe end to write when packets
+    /// wait for it.
+    mutating func attach(_ index: Int, wake: Int32) throws(TransportError) {
+        guard controllers[index].wakeDescriptor == nil else {
+            throw .invalidSpecification("loopback:\(index)", reason: "another host has this loopback controller open")
+        }
+        controllers[index].wakeDescriptor = wake
+    }
+
+    /// The host closed its transport: the controller goes quiet, its links end (the
+    /// peers see a supervision timeout, Core 5.4 Vol 6 Part B §4.5.2) and its
+    /// undelivered packets are discarded.
+    mutating func detach(_ index: Int) {
+        dropLinks(of: index, peerReason: .connectionTimeout)
+        controllers[index].reset()
+        controllers[index].inbox.removeAll()
+        controllers[index].wakeDescriptor = nil
+    }
+
+    // MARK: Toward the hosts
+
+    /// Queues a packet for controller `index`'s host, waking its loop when the queue
+    /// was empty (one wake-up per batch, not per packet).
+    mutating func deliver(_ packet: HCIPacket, to index: Int, credit: Delivery.Credit? = nil) {
+        guard let wake = controllers[index].wakeDescriptor else { return }
+        let wasEmpty = controllers[index].inbox.isEmpty
+        controllers[index].inbox.append(Delivery(packet: packet, credit: credit))
+        if wasEmpty {
+            var byte: UInt8 = 1
+            _ = write(wake, &byte, 1)
+        }
+    }
+
+    mutating func send(_ event: some HCIEventParameters, to index: Int) {
+        deliver(HCIPacket(type: .event, bytes: event.packet.encoded()[...]), to: index)
+    }
+
+    mutating func send(_ event: some LEMetaSubevent, to index: Int) {
+        deliver(HCIPacket(type: .event, bytes: event.packet.encoded()[...]), to: index)
+    }
+
+    /// Hands the host everything waiting for it, swapping buffers so that neither
+    /// side allocates in the steady state.
+    mutating func take(_ index: Int, into batch: inout [Delivery]) {
+        swap(&controllers[index].inbox, &batch)
+    }
+
+    /// The host is taking these packets: the ACL among them frees its senders'
+    /// buffers, and each sender hears so in one Number Of Completed Packets per
+    /// connection and batch.
+    mutating func credit(_ batch: [Delivery]) {
+        guard batch.contains(where: { $0.credit != nil }) else { return }
+        var owed: [(controller: Int, handle: UInt16, count: UInt16)] = []
+        for delivery in batch {
+            guard let credit = delivery.credit, var connection = connections[credit.connection] else { continue }
+            connection.inFlight[credit.controller, default: 0] -= 1
+            connections[credit.connection] = connection
+            controllers[credit.controller].buffersInUse -= 1
+            if let i = owed.firstIndex(where: { $0.controller == credit.controller && $0.handle == credit.handle }) {
+                owed[i].count += 1
+            } else {
+                owed.append((credit.controller, credit.handle, 1))
+            }
+        }
+        var sent = Set<Int>()
+        for entry in owed where sent.insert(entry.controller).inserted {
+            let entries = owed.filter { $0.controller == entry.controller }.map {
+                NumberOfCompletedPackets.Entry(connectionHandle: $0.handle, numCompletedPackets: $0.count)
+            }
+            send(NumberOfCompletedPackets(entries: entries), to: entry.controller)
+            statistics.completedPacketsEvents += 1
+        }
+    }
+
+    // MARK: From the hosts
+
+    /// A packet host `index` sent to its controller.
+    mutating func receive(_ packet: HCIPacket, from index: Int) {
+        switch packet.type {
+        case .command:
+            guard let command = try? HCICommandPacket(parsing: packet.bytes) else { return }
+            execute(command, from: index)
+        case .aclData:
+            forward(packet, from: index)
+        default:
+            break
+        }
+    }
+
+    /// ACL data from host `index`, to the other end of its connection.
+    private mutating func forward(_ packet: HCIPacket, from index: Int) {
+        guard let acl = try? ACLDataPacket(parsing: packet.bytes),
+              let id = controllers[index].handles[acl.handle], var connection = connections[id] else {
+            statistics.aclUnknownHandle += 1
+            return
+        }
+        guard acl.data.count <= bufferLength, controllers[index].buffersInUse < bufferCount else {
+            // Data Buffer Overflow, Link_Type ACL (Core 5.4 Vol 4 Part E §7.7.26).
+            statistics.bufferOverflows += 1
+            deliver(HCIPacket(type: .event, bytes: [0x1A, 0x01, 0x01]), to: index)
+            return
+        }
+        controllers[index].buffersInUse += 1
+        statistics.peakBuffersInUse = max(statistics.peakBuffersInUse, controllers[index].buffersInUse)
+        connection.inFlight[index, default: 0] += 1
+        connections[id] = connection
+        statistics.aclForwarded += 1
+        deliver(packet, to: connection.other(than: index), credit: .init(controller: index, connection: id, handle: acl.handle))
+    }
+}
