@@ -64,7 +64,8 @@ done
 
 # -O keeps Swift's bounds and overflow checks (only -Ounchecked drops them), so a trap in
 # the decoders shows up as a crash; -g gives ASan's reports file and line.
-flags=(-swift-version 6 -O -g -sanitize=fuzzer,address -parse-as-library)
+# -package-name as SwiftPM passes it: the modules are one package (no retroactive-conformance warnings).
+flags=(-swift-version 6 -package-name swift_att -O -g -sanitize=fuzzer,address -parse-as-library)
 mkdir -p "$out/modules" "$out/bin"
 
 declare -A deps=([BluetoothCore]="" [ATT]="BluetoothCore" [HCI]="BluetoothCore"
@@ -89,14 +90,16 @@ build_module() {
 
 build_target() {
     local t=$1 binary="$out/bin/$1" file="Tests/fuzz/${harness[$1]}.swift"
+    local support=(Tests/fuzz/FuzzInput.swift)
+    [[ $t == gatt-* ]] && support+=(Tests/fuzz/FuzzDatabase.swift)
     local objects=() m
     for m in ${modules[$t]}; do build_module "$m"; objects+=("$out/modules/$m.o"); done
-    if [[ -f "$binary" ]] && [[ -z "$(find "$file" Tests/fuzz/FuzzInput.swift "${objects[@]}" -newer "$binary" -print -quit)" ]]; then
+    if [[ -f "$binary" ]] && [[ -z "$(find "$file" "${support[@]}" "${objects[@]}" -newer "$binary" -print -quit)" ]]; then
         return 0
     fi
     echo "building target $t"
     swiftc "${flags[@]}" -module-name "fuzz_${t//-/_}" -I "$out/modules" \
-        Tests/fuzz/FuzzInput.swift "$file" "${objects[@]}" -o "$binary" 2>&1 | link_filter
+        "${support[@]}" "$file" "${objects[@]}" -o "$binary" 2>&1 | link_filter
     test "${PIPESTATUS[0]}" -eq 0
 }
 
