@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds swift-att's libFuzzer targets and runs them.
 #
-#   Tests/fuzz/run.sh [--runs N | --seconds S] [--build-only] [target…]
+#   Tests/fuzz/run.sh [--runs N] [--seconds S] [--build-only] [target…]
 #
 # Targets (default: all): att hci-event hci-acl h4 advertising btsnoop l2cap
-# le-signaling gatt-server gatt-client. Each runs for N executions (default 100000) or
-# S seconds, starting from its corpus (.build-fuzz/corpus/<target>, kept between runs),
-# seeds cut from Fixtures/ by seeds.py, and the regression inputs in
+# le-signaling gatt-server gatt-client. Each runs for N executions or S seconds,
+# whichever comes first (default: 100000 executions), starting from its corpus
+# (.build-fuzz/corpus/<target>, kept between runs), seeds cut from Fixtures/ by
+# seeds.py, and the regression inputs in
 # Fixtures/fuzz/<target>/. A table of execs, execs/s, coverage (libFuzzer's cov and ft)
 # and crashes follows; the exit status is non-zero if any target crashed, trapped, or
 # ASan/LeakSanitizer reported anything. Crash inputs land in .build-fuzz/artifacts/.
@@ -24,16 +25,16 @@ cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
 out=.build-fuzz
-runs=100000
+runs=""
 seconds=""
 build_only=false
 targets=()
 while (($#)); do
     case "$1" in
-        --runs) runs=$2; seconds=""; shift 2 ;;
+        --runs) runs=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
         --build-only) build_only=true; shift ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -58,6 +59,7 @@ declare -A max_len=(
 )
 all_targets=(att hci-event hci-acl h4 advertising btsnoop l2cap le-signaling gatt-server gatt-client)
 ((${#targets[@]})) || targets=("${all_targets[@]}")
+[[ -n "$runs$seconds" ]] || runs=100000
 for t in "${targets[@]}"; do
     [[ -n "${harness[$t]:-}" ]] || { echo "unknown target $t (targets: ${all_targets[*]})" >&2; exit 2; }
 done
@@ -122,8 +124,9 @@ for t in "${targets[@]}"; do
     mkdir -p "$corpus" "$artifacts" "$out/logs"
     dirs=("$corpus" "$out/seeds/$t")
     [[ -d "$regressions" ]] && dirs+=("$regressions")
-    limit=(-runs="$runs")
-    [[ -n "$seconds" ]] && limit=(-max_total_time="$seconds")
+    limit=()
+    [[ -n "$runs" ]] && limit+=(-runs="$runs")
+    [[ -n "$seconds" ]] && limit+=(-max_total_time="$seconds")
     set +e
     "$out/bin/$t" "${limit[@]}" -max_len="${max_len[$t]}" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$artifacts" "${dirs[@]}" >"$log" 2>&1
