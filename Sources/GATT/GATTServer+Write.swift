@@ -144,8 +144,13 @@ extension GATTServer {
 
     /// Prepare Write (§3.4.6.1): checks the handle and the write permission now, queues
     /// the part, and echoes the request. Offsets and lengths are checked at execution.
-    func prepareWrite(_ r: PrepareWriteRequest, from id: ConnectionID) -> ATTPDU {
+    ///
+    /// A part longer than ATT_MTU−5 octets (the most §3.4.6.1 allows) gets Invalid PDU
+    /// and is not queued: its echo would not fit in ATT_MTU, so the bearer could never
+    /// send the response and the transaction would time out with the part queued.
+    func prepareWrite(_ r: PrepareWriteRequest, from id: ConnectionID, mtu: Int) -> ATTPDU {
         let op = ATTOpcode.prepareWriteRequest
+        guard r.partAttributeValue.count <= mtu - 5 else { return Self.error(op, r.handle, .invalidPDU) }
         guard let index = database.index(of: r.handle) else { return Self.error(op, r.handle, .invalidHandle) }
         let state = state(id)
         if let code = writeError(database.attributes[index], state) { return Self.error(op, r.handle, code) }

@@ -207,7 +207,7 @@ public final class GATTServer {
             return nil
         case .signedWriteCommand:
             return nil
-        case let .prepareWriteRequest(r): return prepareWrite(r, from: connection)
+        case let .prepareWriteRequest(r): return prepareWrite(r, from: connection, mtu: mtu)
         case let .executeWriteRequest(r): return executeWrite(r, from: connection)
         case .exchangeMTURequest:
             return Self.error(.exchangeMTURequest, 0x0000, .requestNotSupported)

@@ -12,7 +12,7 @@ import Testing
 /// (160 000 per trial) in every trial. Trials are spaced out, for up to 30 seconds, to
 /// find a quiet moment. What `mallinfo2` cannot see is an allocation freed within the
 /// same decode; the benchmarks' per-thread allocation counter reports those.
-@Suite("Zero allocation", .serialized, .enabled(if: heap_probe_is_available() != 0, "needs glibc 2.33+ mallinfo2"))
+@Suite("Zero allocation", .serialized, .enabled(if: heap_probe_is_available() != 0, "needs glibc 2.33+ mallinfo2, and no sanitizer"))
 struct ZeroAllocationTests {
     static let decodesPerTrial = 10_000
 

@@ -109,6 +109,19 @@ struct GATTServerQueuedWriteTests {
         try server.expect(exchanges)
     }
 
+    /// Found by the gatt-server fuzz target (Fixtures/fuzz/gatt-server/crash-prepare-write-
+    /// part-exceeds-mtu): a 24-octet Prepare Write Request at ATT_MTU 23 was queued, and its
+    /// echo was a response the bearer could not send, so the request went unanswered.
+    @Test("a part longer than ATT_MTU−5 gets Invalid PDU and is not queued (§3.4.6.1)")
+    func partLongerThanMTU() throws {
+        let server = GATTServer(database: try Fixtures.values().database)
+        let part = Hex.encode((0..<19).map { UInt8($0) })
+        #expect(try server.respond("16 0700 0000 " + part, mtu: 23) == hex("01 16 0700 04"))
+        #expect(try server.respond("18 01") == "19")
+        #expect(try server.respond("0a 0700") == "0b616263", "nothing was queued")
+        #expect(try server.respond("16 0700 0000 " + part, mtu: 24) == hex("17 0700 0000 " + part), "it fits ATT_MTU 24")
+    }
+
     @Test("Prepare Queue Full by count, then by octets; the queue stays as it was")
     func queueFull() throws {
         let db = try Fixtures.values().database

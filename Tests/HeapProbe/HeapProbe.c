@@ -1,7 +1,14 @@
 #include "HeapProbe.h"
 #include <stdlib.h>  // defines __GLIBC__ on glibc
 
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+// A sanitizer's allocator replaces glibc's: mallinfo2 no longer sees the heap.
+#define HEAP_PROBE_SANITIZED 1
+#endif
+#endif
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)) && !defined(HEAP_PROBE_SANITIZED)
 #include <malloc.h>
 
 int heap_probe_is_available(void) { return 1; }

@@ -3,6 +3,9 @@ import Advertising
 import BenchSupport
 import BluetoothCore
 import GATT
+#if canImport(Glibc)
+import Glibc
+#endif
 import HCI
 import Host
 import Synchronization
@@ -374,7 +377,10 @@ import Transport
             // Bumble's controllers answer Number Of Completed Packets at once (BENCH.md
             // quirk 9), so back-pressure shows only while the loop outruns them.
             print("seed 000 transfer: \(text.count) octets in \(chunks.count) notifications, updateValue refused \(refusals) times")
-            #expect(refusals > 0, "updateValue never refused: the bench drained every notification at once")
+            // Under ASan or TSan (Tests/sanitize.sh) the instrumented loop no longer outruns them.
+            if getenv("SWIFT_ATT_SANITIZER") == nil {
+                #expect(refusals > 0, "updateValue never refused: the bench drained every notification at once")
+            }
             _ = try client.run(["op": "disconnect"])
         }
     }

@@ -4,7 +4,8 @@
 #define SWIFT_ATT_HEAP_PROBE_H
 #include <stddef.h>
 
-/// Whether heap_probe_bytes_in_use measures anything (glibc 2.33 or later).
+/// Whether heap_probe_bytes_in_use measures anything (glibc 2.33 or later, and not
+/// built with ASan or TSan, whose allocators glibc's statistics do not see).
 int heap_probe_is_available(void);
 
 /// Bytes currently allocated by malloc in this process, all threads and arenas

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Builds swift-att's libFuzzer targets and runs them.
+#
+#   Tests/fuzz/run.sh [--runs N] [--seconds S] [--build-only] [target…]
+#
+# Targets (default: all): att hci-event hci-acl h4 advertising btsnoop l2cap
+# le-signaling gatt-server gatt-client. Each runs for N executions or S seconds,
+# whichever comes first (default: 100000 executions), starting from its corpus
+# (.build-fuzz/corpus/<target>, kept between runs), seeds cut from Fixtures/ by
+# seeds.py, and the regression inputs in
+# Fixtures/fuzz/<target>/. A table of execs, execs/s, coverage (libFuzzer's cov and ft)
+# and crashes follows; the exit status is non-zero if any target crashed, trapped, or
+# ASan/LeakSanitizer reported anything. Crash inputs land in .build-fuzz/artifacts/.
+#
+# Why swiftc and not SwiftPM: each target is the fuzzed modules' sources compiled with
+# `swiftc -sanitize=fuzzer,address` plus one harness file whose
+# LLVMFuzzerTestOneInput libFuzzer's own main() calls. In Package.swift such targets
+# would have no main() in the normal build (or clash with swift-att's), and SwiftPM's
+# sanitizer flags apply to the whole graph, including Transport/Host and the test
+# targets that the harnesses do not need. Compiling the six pure modules (BluetoothCore,
+# ATT, HCI, Advertising, L2CAP, GATT) directly takes about a minute on two cores, needs
+# nothing from .build/, and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+out=.build-fuzz
+runs=""
+seconds=""
+build_only=false
+targets=()
+while (($#)); do
+    case "$1" in
+        --runs) runs=$2; shift 2 ;;
+        --seconds) seconds=$2; shift 2 ;;
+        --build-only) build_only=true; shift ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+
+# target → harness file and the modules it links, lowest layer first.
+declare -A harness=(
+    [att]=ATTPDUFuzz [hci-event]=HCIEventFuzz [hci-acl]=ACLDataPacketFuzz [h4]=H4DeframerFuzz
+    [advertising]=AdvertisingDataFuzz [btsnoop]=BTSnoopFuzz [l2cap]=L2CAPRecombinerFuzz
+    [le-signaling]=LESignalingFuzz [gatt-server]=GATTServerFuzz [gatt-client]=GATTClientFuzz
+)
+declare -A modules=(
+    [att]="BluetoothCore ATT" [hci-event]="BluetoothCore HCI" [hci-acl]="BluetoothCore HCI"
+    [h4]="BluetoothCore HCI" [advertising]="BluetoothCore Advertising" [btsnoop]="BluetoothCore HCI"
+    [l2cap]="BluetoothCore HCI L2CAP" [le-signaling]="BluetoothCore HCI L2CAP"
+    [gatt-server]="BluetoothCore ATT GATT" [gatt-client]="BluetoothCore ATT GATT"
+)
+# Inputs longer than this are cut; streams (captures, request sequences) get more room.
+declare -A max_len=(
+    [att]=600 [hci-event]=300 [hci-acl]=600 [h4]=4096 [advertising]=300 [btsnoop]=8192
+    [l2cap]=4096 [le-signaling]=300 [gatt-server]=4096 [gatt-client]=4096
+)
+all_targets=(att hci-event hci-acl h4 advertising btsnoop l2cap le-signaling gatt-server gatt-client)
+((${#targets[@]})) || targets=("${all_targets[@]}")
+[[ -n "$runs$seconds" ]] || runs=100000
+for t in "${targets[@]}"; do
+    [[ -n "${harness[$t]:-}" ]] || { echo "unknown target $t (targets: ${all_targets[*]})" >&2; exit 2; }
+done
+
+# -O keeps Swift's bounds and overflow checks (only -Ounchecked drops them), so a trap in
+# the decoders shows up as a crash; -g gives ASan's reports file and line.
+# -package-name as SwiftPM passes it: the modules are one package (no retroactive-conformance warnings).
+flags=(-swift-version 6 -package-name swift_att -O -g -sanitize=fuzzer,address -parse-as-library)
+mkdir -p "$out/modules" "$out/bin"
+
+declare -A deps=([BluetoothCore]="" [ATT]="BluetoothCore" [HCI]="BluetoothCore"
+    [Advertising]="BluetoothCore" [L2CAP]="BluetoothCore HCI" [GATT]="BluetoothCore ATT")
+
+# Quiet the gold linker's "Cannot export local symbol '__asan_…'" notes (harmless).
+link_filter() { grep -v "Cannot export local symbol" || true; }
+
+build_module() {
+    local name=$1 object="$out/modules/$1.o" stale=false
+    local inputs=("Sources/$name")
+    for d in ${deps[$name]}; do inputs+=("$out/modules/$d.o"); done
+    if [[ ! -f "$object" ]] || [[ -n "$(find "${inputs[@]}" -newer "$object" -print -quit)" ]]; then stale=true; fi
+    $stale || return 0
+    echo "building module $name"
+    local sources
+    mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    swiftc "${flags[@]}" -module-name "$name" -wmo -I "$out/modules" \
+        -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
+        -c -o "$object" "${sources[@]}"
+}
+
+build_target() {
+    local t=$1 binary="$out/bin/$1" file="Tests/fuzz/${harness[$1]}.swift"
+    local support=(Tests/fuzz/FuzzInput.swift)
+    [[ $t == gatt-* ]] && support+=(Tests/fuzz/FuzzDatabase.swift)
+    local objects=() m
+    for m in ${modules[$t]}; do build_module "$m"; objects+=("$out/modules/$m.o"); done
+    if [[ -f "$binary" ]] && [[ -z "$(find "$file" "${support[@]}" "${objects[@]}" -newer "$binary" -print -quit)" ]]; then
+        return 0
+    fi
+    echo "building target $t"
+    swiftc "${flags[@]}" -module-name "fuzz_${t//-/_}" -I "$out/modules" \
+        "${support[@]}" "$file" "${objects[@]}" -o "$binary" 2>&1 | link_filter
+    test "${PIPESTATUS[0]}" -eq 0
+}
+
+for t in "${targets[@]}"; do build_target "$t"; done
+$build_only && exit 0
+
+python3 Tests/fuzz/seeds.py --out "$out/seeds" >/dev/null
+
+# A fuzzing crash handler of Swift's own would race ASan's and libFuzzer's reports.
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:symbolize=1:${ASAN_OPTIONS:-}"
+export ASAN_SYMBOLIZER_PATH=/opt/swift/usr/bin/llvm-symbolizer
+
+printf '\n%-13s %12s %9s %7s %7s %8s %s\n' target execs "execs/s" cov ft crashes result
+failed=0
+summary=()
+for t in "${targets[@]}"; do
+    corpus="$out/corpus/$t" artifacts="$out/artifacts/$t/" log="$out/logs/$t.log"
+    regressions="Fixtures/fuzz/$t"
+    mkdir -p "$corpus" "$artifacts" "$out/logs"
+    dirs=("$corpus" "$out/seeds/$t")
+    [[ -d "$regressions" ]] && dirs+=("$regressions")
+    limit=()
+    [[ -n "$runs" ]] && limit+=(-runs="$runs")
+    [[ -n "$seconds" ]] && limit+=(-max_total_time="$seconds")
+    set +e
+    "$out/bin/$t" "${limit[@]}" -max_len="${max_len[$t]}" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$artifacts" "${dirs[@]}" >"$log" 2>&1
+    status=$?
+    set -e
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
+    cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo "?")
+    ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo "?")
+    crashes=$(grep -c -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|SUMMARY: |Fatal error' "$log" || true)
+    result=ok
+    if ((status != 0 || crashes > 0)); then
+        result="FAILED (exit $status): see $log"
+        ((crashes > 0)) || crashes=1
+        failed=1
+    fi
+    printf '%-13s %12s %9s %7s %7s %8s %s\n' "$t" "$execs" "$rate" "$cov" "$ft" "$crashes" "$result"
+    if [[ $result != ok ]]; then
+        grep -E 'ERROR:|SUMMARY:|Fatal error|fuzz invariant|Test unit written' "$log" | head -n 8 | sed 's/^/    /'
+    fi
+done
+exit "$failed"

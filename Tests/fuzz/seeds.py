@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Cuts the fuzz targets' seed corpora out of Fixtures/.
+
+    python3 Tests/fuzz/seeds.py --out .build-fuzz/seeds
+
+One directory per target, one file per seed, named by content hash so re-running is
+idempotent. Inputs are in each harness's own format (see the harness's doc comment):
+plain PDUs and packets for the decoders, and for the stream targets the records that
+FuzzInput.record() reads (a length octet, 0xFF then a 16-bit length for long ones).
+Sources: Fixtures/att and Fixtures/advertising vector tables, and every btsnoop
+capture in Fixtures/captures and Fixtures/hci (real Bumble-to-Bumble traffic).
+"""
+import argparse
+import glob
+import hashlib
+import json
+import os
+import struct
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def fixture(*parts):
+    return os.path.join(ROOT, "Fixtures", *parts)
+
+
+def hex_vectors(path):
+    with open(path) as f:
+        return [bytes.fromhex(v["hex"]) for v in json.load(f)]
+
+
+def btsnoop_records(path):
+    """(direction 'sent'/'received', H4 type, packet without indicator) per record."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"btsnoop\0"
+    datalink = struct.unpack(">I", data[12:16])[0]
+    offset, out = 16, []
+    while offset + 24 <= len(data):
+        _, included, flags, _, _ = struct.unpack(">IIIIQ", data[offset:offset + 24])
+        packet = data[offset + 24:offset + 24 + included]
+        offset += 24 + included
+        direction = "received" if flags & 1 else "sent"
+        if datalink == 1002:
+            out.append((direction, packet[0], packet[1:]))
+        else:
+            kind = (1 if direction == "sent" else 4) if flags & 2 else 2
+            out.append((direction, kind, packet))
+    return out
+
+
+def captures():
+    return sorted(glob.glob(fixture("captures", "*.btsnoop")) + glob.glob(fixture("hci", "*.btsnoop")))
+
+
+def l2cap_frames(records):
+    """(direction, handle, cid, payload) for every L2CAP frame, fragments joined."""
+    partial, out = {}, []
+    for direction, kind, packet in records:
+        if kind != 2 or len(packet) < 4:
+            continue
+        header = struct.unpack("<H", packet[:2])[0]
+        handle, boundary = header & 0x0FFF, (header >> 12) & 3
+        data = packet[4:]
+        key = (direction, handle)
+        if boundary != 1:
+            partial[key] = bytearray(data)
+        elif key in partial:
+            partial[key] += data
+        else:
+            continue
+        buf = partial[key]
+        if len(buf) >= 4 and len(buf) - 4 >= struct.unpack("<H", buf[:2])[0]:
+            length, cid = struct.unpack("<HH", buf[:4])
+            out.append((direction, handle, cid, bytes(buf[4:4 + length])))
+            del partial[key]
+    return out
+
+
+def record(payload):
+    """One FuzzInput record."""
+    if len(payload) < 0xFF:
+        return bytes([len(payload)]) + payload
+    return b"\xff" + struct.pack("<H", len(payload)) + payload
+
+
+def acl(handle, boundary, data):
+    return struct.pack("<HH", handle | boundary << 12, len(data)) + data
+
+
+def build(out):
+    seeds = {}
+
+    def add(target, data):
+        seeds.setdefault(target, set()).add(bytes(data))
+
+    all_records = [(path, btsnoop_records(path)) for path in captures()]
+    frames = [f for _, records in all_records for f in l2cap_frames(records)]
+    att = [f for f in frames if f[2] == 0x0004]
+
+    # att: the vector tables and every ATT PDU on the wire.
+    for v in hex_vectors(fixture("att", "vectors.json")) + hex_vectors(fixture("att", "malformed.json")):
+        add("att", v)
+    for _, _, _, pdu in att:
+        add("att", pdu)
+
+    # hci-event, hci-acl: every event and ACL packet captured.
+    for _, records in all_records:
+        for _, kind, packet in records:
+            if kind == 4:
+                add("hci-event", packet)
+            elif kind == 2:
+                add("hci-acl", packet)
+
+    # h4: each capture as the H4 byte stream a UART carries; the first byte picks chunking.
+    for _, records in all_records:
+        stream = b"".join(bytes([kind]) + packet for _, kind, packet in records)
+        for start in range(0, min(len(stream), 12000), 3000):
+            add("h4", bytes([start // 3000]) + stream[start:start + 3000])
+
+    # advertising: the vector tables, and the AD payloads inside captured commands.
+    for v in hex_vectors(fixture("advertising", "vectors.json")) + hex_vectors(fixture("advertising", "malformed.json")):
+        add("advertising", v)
+
+    # btsnoop: each capture whole (run.sh cuts to -max_len), and its first few records.
+    for path, _ in all_records:
+        data = open(path, "rb").read()
+        add("btsnoop", data)
+        add("btsnoop", data[:16 + 5 * 40])
+
+    # l2cap: control octet (low bits: handle choice, bits 2-3: boundary) + ACL data records.
+    # Each captured frame whole, and re-cut into 27-byte fragments interleaved across two
+    # handles, as a controller with small buffers would deliver them.
+    for _, records in all_records:
+        stream = b""
+        for _, kind, packet in records:
+            if kind == 2 and len(packet) >= 4:
+                header = struct.unpack("<H", packet[:2])[0]
+                stream += bytes([((header >> 12) & 3) << 2]) + record(packet[4:])
+        if stream:
+            add("l2cap", b"\x00" + stream[:3000])
+    for i in range(0, len(frames) - 1, 2):
+        a, b = frames[i], frames[i + 1]
+        stream = b""
+        wires = [struct.pack("<HH", len(f[3]), f[2]) + f[3] for f in (a, b)]
+        pieces = [[w[j:j + 27] for j in range(0, len(w), 27)] for w in wires]
+        for j in range(max(len(p) for p in pieces)):
+            for h, p in enumerate(pieces):
+                if j < len(p):
+                    stream += bytes([h | (0 if j == 0 else 1) << 2]) + record(p[j])
+        add("l2cap", b"\x00" + stream)
+
+    # le-signaling: first byte bit 0 = central; then one signaling (or SMP) frame.
+    for _, _, cid, payload in frames:
+        if cid in (0x0005, 0x0006):
+            add("le-signaling", b"\x01" + payload)
+            add("le-signaling", b"\x00" + payload)
+    for frame in [
+        bytes.fromhex("12010800" "0600" "0c00" "0000" "c800"),  # Connection Parameter Update Request
+        bytes.fromhex("12020800" "0600" "0600" "f401" "0a00"),  # latency too high
+        bytes.fromhex("13010200" "0000"),                       # Connection Parameter Update Response
+        bytes.fromhex("01030200" "0000"),                       # Command Reject
+        bytes.fromhex("14040a00" "2500" "4000" "1700" "1700" "0a00"),  # LE Credit Based Connection Request
+        bytes.fromhex("0101071000" "00" "0d"),                  # SMP Pairing Request (to the SMP responder)
+    ]:
+        add("le-signaling", b"\x01" + frame)
+        add("le-signaling", b"\x00" + frame)
+
+    # gatt-server: control octet (connection, action) + ATT PDU records, as the central
+    # side of each capture sent them (requests to the peripheral's server).
+    for path, records in all_records:
+        central = "central" in os.path.basename(path)
+        requests = [p for d, _, cid, p in l2cap_frames(records)
+                    if cid == 4 and (d == "sent") == central and p and p[0] not in (0x1B, 0x1D, 0x52)]
+        for start in range(0, len(requests), 40):
+            stream = b"".join(b"\x00" + record(p) for p in requests[start:start + 40])
+            if stream:
+                add("gatt-server", stream)
+    for chunk in [
+        # MTU 517, long read, prepare/execute, protected read, write to a read-only value.
+        ["020502", "0a0300", "0c03001600", "16030000000102030405", "160300060006070809", "1801",
+         "0a0500", "120500aa", "1003000400ff0028", "08010010ff0328"],
+    ]:
+        add("gatt-server", b"".join(b"\x00" + record(bytes.fromhex(p)) for p in chunk))
+
+    # gatt-client: procedure choice, parameters, then per step a mode octet (0: the
+    # in-repo server's true answer) and, for other modes, a record replacing it.
+    for procedure in range(16):
+        add("gatt-client", bytes([procedure, 0x03, 0x00, 0x00]) + b"\x00" * 64)
+        add("gatt-client", bytes([procedure, 0x10, 0x00, 0x01]) + b"\x00" * 64)
+
+    for target, datas in seeds.items():
+        directory = os.path.join(out, target)
+        os.makedirs(directory, exist_ok=True)
+        for data in datas:
+            name = hashlib.sha1(data).hexdigest()
+            path = os.path.join(directory, name)
+            if not os.path.exists(path):
+                with open(path, "wb") as f:
+                    f.write(data)
+        print(f"{target}: {len(datas)} seeds")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True)
+    build(parser.parse_args().out)
