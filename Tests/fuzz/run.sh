@@ -95,7 +95,7 @@ build_target() {
     local support=(Tests/fuzz/FuzzInput.swift)
     [[ $t == gatt-* ]] && support+=(Tests/fuzz/FuzzDatabase.swift)
     local objects=() m
-    for m in ${modules[$t]}; do build_module "$m"; objects+=("$out/modules/$m.o"); done
+    for m in ${modules[$t]}; do objects+=("$out/modules/$m.o"); done
     if [[ -f "$binary" ]] && [[ -z "$(find "$file" "${support[@]}" "${objects[@]}" -newer "$binary" -print -quit)" ]]; then
         return 0
     fi
@@ -105,6 +105,18 @@ build_target() {
     test "${PIPESTATUS[0]}" -eq 0
 }
 
+# The modules the chosen targets need, a layer at a time; a layer's modules build in
+# parallel (each is one single-threaded whole-module compile).
+needed=" $(for t in "${targets[@]}"; do echo "${modules[$t]}"; done | tr ' ' '\n' | sort -u | tr '\n' ' ') "
+for layer in "BluetoothCore" "ATT HCI Advertising" "L2CAP GATT"; do
+    pids=()
+    for m in $layer; do
+        [[ $needed == *" $m "* ]] || continue
+        build_module "$m" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid"; done
+done
 for t in "${targets[@]}"; do build_target "$t"; done
 $build_only && exit 0
 
