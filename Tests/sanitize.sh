@@ -7,7 +7,9 @@
 # `--sanitize=…` into their own scratch directory (.build-asan, .build-tsan), so the
 # normal .build stays as it is, then run `swift test` there. --unit-only leaves out the
 # two suites that start Bumble and the swift-att binary (IntegrationTests,
-# CommandLineTests); --filter passes a filter of your own. Any sanitizer report fails
+# CommandLineTests): under TSan, which slows the host loop and Bumble's peers alike,
+# a few of those time out on a two-core machine, so use it there; --filter passes a
+# filter of your own. Any sanitizer report fails
 # the run: ASan aborts the test process at its first report (halt_on_error=1), TSan
 # reports every race and goes on; the reports are printed. Exits non-zero if any run
 # failed.

@@ -117,7 +117,14 @@ for layer in "BluetoothCore" "ATT HCI Advertising" "L2CAP GATT"; do
     done
     for pid in "${pids[@]}"; do wait "$pid"; done
 done
-for t in "${targets[@]}"; do build_target "$t"; done
+# Harnesses compile and link two at a time (these machines have two cores).
+pids=()
+for t in "${targets[@]}"; do
+    build_target "$t" &
+    pids+=($!)
+    if ((${#pids[@]} == 2)); then wait "${pids[0]}"; wait "${pids[1]}"; pids=(); fi
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
 $build_only && exit 0
 
 python3 Tests/fuzz/seeds.py --out "$out/seeds" >/dev/null
