@@ -33,7 +33,7 @@ while (($#)); do
             filter=(--filter 'ATTTests|ATTJSONTests|AdvertisingTests|BluetoothCoreTests|CaptureTests|GATTTests|HCIFlowTests|HCITests|L2CAPTests|ProfilesTests|TransportTests')
             shift ;;
         --filter) filter=(--filter "$2"); shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
