@@ -87,9 +87,15 @@ public protocol ByteEncodable {
 
 extension ByteEncodable {
     /// The wire form in a new array of exactly `encodedLength` bytes.
+    ///
+    /// An empty wire form returns `[]` without `init(unsafeUninitializedCapacity:)`: with
+    /// capacity 0 that initializer stores the count into the standard library's one
+    /// shared empty-array storage, a write that races with every other thread doing the
+    /// same (ThreadSanitizer reports it from concurrent tests).
     @inlinable
     public func encoded() -> [UInt8] {
         let n = encodedLength
+        guard n > 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: n) { buffer, initialized in
             var writer = ByteWriter(UnsafeMutableRawBufferPointer(buffer))
             encode(into: &writer)

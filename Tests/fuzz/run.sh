@@ -95,7 +95,7 @@ build_target() {
     local support=(Tests/fuzz/FuzzInput.swift)
     [[ $t == gatt-* ]] && support+=(Tests/fuzz/FuzzDatabase.swift)
     local objects=() m
-    for m in ${modules[$t]}; do build_module "$m"; objects+=("$out/modules/$m.o"); done
+    for m in ${modules[$t]}; do objects+=("$out/modules/$m.o"); done
     if [[ -f "$binary" ]] && [[ -z "$(find "$file" "${support[@]}" "${objects[@]}" -newer "$binary" -print -quit)" ]]; then
         return 0
     fi
@@ -105,7 +105,26 @@ build_target() {
     test "${PIPESTATUS[0]}" -eq 0
 }
 
-for t in "${targets[@]}"; do build_target "$t"; done
+# The modules the chosen targets need, a layer at a time; a layer's modules build in
+# parallel (each is one single-threaded whole-module compile).
+needed=" $(for t in "${targets[@]}"; do echo "${modules[$t]}"; done | tr ' ' '\n' | sort -u | tr '\n' ' ') "
+for layer in "BluetoothCore" "ATT HCI Advertising" "L2CAP GATT"; do
+    pids=()
+    for m in $layer; do
+        [[ $needed == *" $m "* ]] || continue
+        build_module "$m" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid"; done
+done
+# Harnesses compile and link two at a time (these machines have two cores).
+pids=()
+for t in "${targets[@]}"; do
+    build_target "$t" &
+    pids+=($!)
+    if ((${#pids[@]} == 2)); then wait "${pids[0]}"; wait "${pids[1]}"; pids=(); fi
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
 $build_only && exit 0
 
 python3 Tests/fuzz/seeds.py --out "$out/seeds" >/dev/null

@@ -21,9 +21,11 @@ extension HCIEventParameters {
     }
 }
 
-/// `count` octets written by `encode`.
+/// `count` octets written by `encode`. Zero octets are `[]`: see `ByteEncodable.encoded()`
+/// for why the uninitialized-capacity initializer is not used for them.
 func encodedParameters(_ count: Int, _ encode: (inout ByteWriter) -> Void) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+    guard count > 0 else { return [] }
+    return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
         var writer = ByteWriter(UnsafeMutableRawBufferPointer(buffer))
         encode(&writer)
         initialized = writer.count
