@@ -453,7 +453,7 @@ final class ControllerCore {
         stopReason = stopReason ?? reason
         for callback in commands.cancelAll() { callback(.failure(reason)) }
         // Links end with the controller: their procedures and listeners fail, naming why.
-        let gone = ATTBearerError.DisconnectReason(code: 0x16, name: "the controller stopped: \(stopReason ?? reason)")
+        let gone = ATTBearerError.DisconnectReason.controllerStopped(stopReason ?? reason)
         for link in links.values { link.client.close(with: .disconnected(gone)) }
         for listener in eventListeners.values { listener.finish() }
         eventListeners.removeAll()

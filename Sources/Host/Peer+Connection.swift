@@ -8,13 +8,7 @@ extension Peer {
     /// Asks for new connection parameters and returns the ones the link now uses.
     public func updateConnectionParameters(_ parameters: LEConnectionParameters, timeout: Duration = .seconds(10)) async throws(CentralError) -> LEConnectionUpdateComplete {
         let handle = self.handle
-        let events = controller.events()
-        do {
-            _ = try await controller.send(LEConnectionUpdate(connectionHandle: handle, connectionParameters: parameters))
-        } catch {
-            throw .controller(error)
-        }
-        let update = await Controller.firstEvent(in: events, within: timeout) { event -> LEConnectionUpdateComplete? in
+        let update = try await send(LEConnectionUpdate(connectionHandle: handle, connectionParameters: parameters), awaiting: timeout) { event in
             if case let .leMeta(.connectionUpdateComplete(u)) = event, u.connectionHandle == handle { return u }
             return nil
         }
@@ -28,13 +22,7 @@ extension Peer {
     /// controller reports a change only when there is one).
     public func setDataLength(txOctets: UInt16 = 251, txTime: UInt16 = 2120, timeout: Duration = .seconds(3)) async throws(CentralError) -> LEDataLengthChange? {
         let handle = self.handle
-        let events = controller.events()
-        do {
-            _ = try await controller.send(LESetDataLength(connectionHandle: handle, txOctets: txOctets, txTime: txTime))
-        } catch {
-            throw .controller(error)
-        }
-        return await Controller.firstEvent(in: events, within: timeout) { event -> LEDataLengthChange? in
+        return try await send(LESetDataLength(connectionHandle: handle, txOctets: txOctets, txTime: txTime), awaiting: timeout) { event in
             if case let .leMeta(.dataLengthChange(change)) = event, change.connectionHandle == handle { return change }
             return nil
         }
@@ -43,13 +31,7 @@ extension Peer {
     /// Asks for a PHY (2M, say) and returns the PHY Update Complete.
     public func setPHY(tx: LEPHYs, rx: LEPHYs, timeout: Duration = .seconds(10)) async throws(CentralError) -> LEPHYUpdateComplete {
         let handle = self.handle
-        let events = controller.events()
-        do {
-            _ = try await controller.send(LESetPHY(connectionHandle: handle, txPHYs: tx, rxPHYs: rx))
-        } catch {
-            throw .controller(error)
-        }
-        let update = await Controller.firstEvent(in: events, within: timeout) { event -> LEPHYUpdateComplete? in
+        let update = try await send(LESetPHY(connectionHandle: handle, txPHYs: tx, rxPHYs: rx), awaiting: timeout) { event in
             if case let .leMeta(.phyUpdateComplete(u)) = event, u.connectionHandle == handle { return u }
             return nil
         }
@@ -65,5 +47,19 @@ extension Peer {
         } catch {
             throw .controller(error)
         }
+    }
+
+    /// Sends `command` and returns the first event `match` picks within `timeout`
+    /// (`nil` when none came). Listens before sending, so the event cannot be missed.
+    private func send<Command: HCICommand, Outcome: Sendable>(
+        _ command: Command, awaiting timeout: Duration, _ match: @escaping @Sendable (HCIEvent) -> Outcome?
+    ) async throws(CentralError) -> Outcome? {
+        let events = controller.events()
+        do {
+            _ = try await controller.send(command)
+        } catch {
+            throw .controller(error)
+        }
+        return await Controller.firstEvent(in: events, within: timeout, match)
     }
 }

@@ -69,7 +69,7 @@ extension Peer {
         }
         loop.submit({ core in core.addNotificationListener(id, on: handle, valueHandle: valueHandle, continuation) },
                     refuse: { reason in
-                        continuation.finish(throwing: GATTClientError.disconnected(.init(code: 0x16, name: "the controller stopped: \(reason)")))
+                        continuation.finish(throwing: GATTClientError.disconnected(.controllerStopped(reason)))
                     })
         return stream
     }

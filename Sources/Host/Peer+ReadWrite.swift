@@ -62,7 +62,7 @@ extension Peer {
                 controller.loop.submit({ [handle = self.handle] core in
                     core.sendClientCommand(pdu, on: handle) { continuation.resume(returning: $0) }
                 }, refuse: { reason in
-                    continuation.resume(returning: .disconnected(.init(code: 0x16, name: "the controller stopped: \(reason)")))
+                    continuation.resume(returning: .disconnected(.controllerStopped(reason)))
                 })
             }
             if let result { throw result }

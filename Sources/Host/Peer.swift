@@ -66,7 +66,7 @@ public final class Peer: Sendable {
                     loop.submit({ core in
                         core.run(ProcedureRun(id: id, make: make) { continuation.resume(returning: $0) }, on: handle)
                     }, refuse: { reason in
-                        continuation.resume(returning: .failure(.disconnected(.init(code: 0x16, name: "the controller stopped: \(reason)"))))
+                        continuation.resume(returning: .failure(.disconnected(.controllerStopped(reason))))
                     })
                 }
                 if !submitted { continuation.resume(returning: .failure(.cancelled)) }
