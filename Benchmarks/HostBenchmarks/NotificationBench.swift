@@ -17,11 +17,11 @@ final class NotificationBench: Sendable {
     let peripheral: Peripheral
     let centrals: [Central]
     let stream: GATTCharacteristic
-    let subscriptions: [AsyncThrowingStream<GATTNotification, any Error>]
+    let subscriptions: [GATTNotificationStream]
     let valueLength: Int
 
     private init(peripheral: Peripheral, centrals: [Central], stream: GATTCharacteristic,
-                 subscriptions: [AsyncThrowingStream<GATTNotification, any Error>], valueLength: Int) {
+                 subscriptions: [GATTNotificationStream], valueLength: Int) {
         self.peripheral = peripheral
         self.centrals = centrals
         self.stream = stream
@@ -52,7 +52,7 @@ final class NotificationBench: Sendable {
         try await peripheral.startAdvertising(data: advertisement.advertisingData.encoded(), interval: .milliseconds(20))
 
         var centrals: [Central] = []
-        var subscriptions: [AsyncThrowingStream<GATTNotification, any Error>] = []
+        var subscriptions: [GATTNotificationStream] = []
         for transport in centralTransports {
             let central = try await Central.start(transport: transport)
             centrals.append(central)

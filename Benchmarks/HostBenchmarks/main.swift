@@ -5,7 +5,8 @@ import Transport
 
 // The full-stack host benchmark (README: Benchmarks). Run with
 // `swift run -c release swift-att-host-benchmarks`; `--quick` for a smoke run of a few
-// seconds; `--no-bumble` to skip the columns that need the bench's Python venv.
+// seconds; `--no-bumble` to skip the columns that need the bench's Python venv;
+// `--only LENGTH/LINKS` for one case of the loopback table.
 
 let quick = CommandLine.arguments.contains("--quick")
 let withBumble = !CommandLine.arguments.contains("--no-bumble")
@@ -15,8 +16,13 @@ struct Case {
     let valueLength: Int
     let connections: Int
 }
-let cases = [Case(valueLength: 20, connections: 1), Case(valueLength: 244, connections: 1),
-             Case(valueLength: 20, connections: 8), Case(valueLength: 244, connections: 8)]
+let allCases = [Case(valueLength: 20, connections: 1), Case(valueLength: 244, connections: 1),
+                Case(valueLength: 20, connections: 8), Case(valueLength: 244, connections: 8)]
+// `--only 20/1` measures one case (value length / links), for profiling.
+let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { i in
+    CommandLine.arguments.indices.contains(i + 1) ? CommandLine.arguments[i + 1] : nil
+}
+let cases = allCases.filter { c in only.map { $0 == "\(c.valueLength)/\(c.connections)" } ?? true }
 
 /// swift-att over the loopback link: the median of `runs` runs of `count` values.
 func loopback(_ c: Case, count: Int) async throws -> Sample {

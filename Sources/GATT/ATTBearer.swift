@@ -43,7 +43,13 @@ import ATT
 ///   outstanding ones; more throw `queueFull`.
 /// - Inbound PDUs are not measured against ATT_MTU: L2CAP already bounds the frame, and
 ///   a value that arrived whole is more use than an error.
-public struct ATTBearer<Token: Sendable>: Sendable {
+public struct ATTBearer: Sendable {
+    /// Names a request or indication in the actions that answer it; the caller picks
+    /// them. An integer rather than a generic parameter: the host calls the bearer from
+    /// another module, where a generic bearer would run unspecialized, looking up type
+    /// metadata at run time on every PDU.
+    public typealias Token = Int
+
     /// The largest PDU this device accepts, announced in Exchange MTU.
     public let receiveMTU: Int
     /// How long a transaction may take before it fails and the bearer closes.
@@ -113,6 +119,10 @@ public struct ATTBearer<Token: Sendable>: Sendable {
         indicationQueue = ATTBearerQueue(limit: self.queueLimit)
     }
 
+    /// Indications waiting behind the one awaiting confirmation: at `queueLimit`,
+    /// `indicate` refuses the next.
+    public var queuedIndications: Int { indicationQueue.count }
+
     /// The bearer sends nothing more: a transaction timed out or the link went down.
     public var isClosed: Bool {
         if case .closed = lifecycle { return true }
@@ -122,11 +132,15 @@ public struct ATTBearer<Token: Sendable>: Sendable {
     /// When to call `expire` next: the earliest deadline of an unfinished transaction.
     public var nextDeadline: ContinuousClock.Instant? {
         guard case .open = lifecycle else { return nil }
-        var deadlines: [ContinuousClock.Instant] = []
-        if case let .awaitingResponse(o) = client { deadlines.append(o.deadline) }
-        if case let .awaitingConfirmation(o) = indications { deadlines.append(o.deadline) }
-        if case let .serving(_, deadline) = server { deadlines.append(deadline) }
-        return deadlines.min()
+        // No array: the host's loop asks every bearer on every turn.
+        var earliest: ContinuousClock.Instant?
+        func consider(_ deadline: ContinuousClock.Instant) {
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        if case let .awaitingResponse(o) = client { consider(o.deadline) }
+        if case let .awaitingConfirmation(o) = indications { consider(o.deadline) }
+        if case let .serving(_, deadline) = server { consider(deadline) }
+        return earliest
     }
 
     // MARK: Outbound

@@ -41,5 +41,5 @@ extension ATTBearer {
     }
 }
 
-extension ATTBearer.Action: Equatable where Token: Equatable {}
-extension ATTBearer.Action: Hashable where Token: Hashable {}
+extension ATTBearer.Action: Equatable {}
+extension ATTBearer.Action: Hashable {}

@@ -9,7 +9,7 @@ final class AttributeLink {
     static let receiveMTU = 517
 
     let handle: UInt16
-    var bearer: ATTBearer<Int>
+    var bearer: ATTBearer
     /// Our GATT client's procedures and listeners on this link.
     let client = GATTClientSession()
 

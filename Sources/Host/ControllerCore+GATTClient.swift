@@ -66,7 +66,7 @@ extension ControllerCore {
     }
 
     /// What the bearer hands the client: answers, failures and pushed values.
-    func clientAction(_ action: ATTBearer<Int>.Action, on link: AttributeLink) {
+    func clientAction(_ action: ATTBearer.Action, on link: AttributeLink) {
         switch action {
         case let .response(token, pdu):
             guard let running = link.client.running, running.token == token else { return }
@@ -81,9 +81,9 @@ extension ControllerCore {
             running.driver.fail(GATTClientError(error))
             advanceClient(on: link)
         case let .notification(handle, value):
-            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: false))
+            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: false), wakes: &notificationWakes)
         case let .indication(handle, value):
-            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: true))
+            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: true), wakes: &notificationWakes)
         default:
             break
         }
@@ -115,13 +115,21 @@ extension ControllerCore {
     /// Registers listener `id` for pushed values (of one value handle, or all). On a link
     /// that is gone the stream ends at once with `disconnected`.
     func addNotificationListener(
-        _ id: Int, on handle: UInt16, valueHandle: UInt16?, _ continuation: AsyncThrowingStream<GATTNotification, any Error>.Continuation
+        _ id: Int, on handle: UInt16, valueHandle: UInt16?, _ channel: NotificationChannel
     ) {
-        guard let link = links[handle] else { return continuation.finish(throwing: Self.notConnected) }
-        link.client.listeners[id] = .init(handle: valueHandle, continuation: continuation)
+        guard let link = links[handle] else { return channel.finish(throwing: Self.notConnected) }
+        link.client.listeners[id] = .init(handle: valueHandle, channel: channel)
     }
 
     func removeNotificationListener(_ id: Int, on handle: UInt16) {
         links[handle]?.client.listeners[id] = nil
+    }
+
+    /// Resumes the consumers that values reached during the batch just handled.
+    func flushNotificationWakes() {
+        guard !notificationWakes.isEmpty else { return }
+        let wakes = notificationWakes
+        notificationWakes.removeAll(keepingCapacity: true)
+        for waiter in wakes { waiter.resume() }
     }
 }

@@ -33,15 +33,20 @@ final class ControllerCore {
     /// least; a peripheral installs its own database).
     var gattServer: GATTServer?
     private var peripheralListeners: [Int: AsyncStream<PeripheralEvent>.Continuation] = [:]
-    /// Set when `updateValue` refused for lack of room; cleared by `.readyToUpdate`.
-    private var waitingForRoom = false
+    /// Frames were queued this turn and not yet offered to the controller.
+    private var aclPending = false
+    /// Admits `Peripheral.updateValue` calls on their callers' threads
+    /// (`ControllerCore+Updates`); set with the GATT server a peripheral installs.
+    var updateGate: UpdateGate?
+    /// Notification consumers to wake once the current batch is delivered.
+    var notificationWakes: [NotificationChannel.Waiter] = []
     /// How long an ATT transaction may take on new links before it fails and the bearer
     /// closes (Core 5.4 Vol 3 Part F §3.3.3: 30 s; shorter in tests).
     var transactionTimeout: Duration = .seconds(30)
     /// ACL packets queued on one connection beyond which `updateValue` says "not now".
     let transmitQueueLimit = 8
     var nextToken = 0
-    private var indicationTokens: [Int: (handle: UInt16, valueHandle: UInt16)] = [:]
+    var indicationTokens: [Int: (handle: UInt16, valueHandle: UInt16)] = [:]
     /// Receives every inbound and outbound packet (btsnoop capture).
     var packetObserver: ((HCIPacket, _ outbound: Bool) -> Void)?
     /// Reasons inbound ACL was dropped, most recent last (bounded), for diagnostics.
@@ -51,8 +56,15 @@ final class ControllerCore {
         self.transport = transport
     }
 
+    /// When the loop must call `expire` next. Asked on every turn of the loop, so it
+    /// allocates nothing.
     var nextDeadline: ContinuousClock.Instant? {
-        ([commands.nextDeadline] + links.values.map(\.bearer.nextDeadline)).compactMap { $0 }.min()
+        var earliest = commands.inFlightCount > 0 ? commands.nextDeadline : nil
+        for link in links.values {
+            guard let deadline = link.bearer.nextDeadline else { continue }
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
     }
 
     // MARK: Commands
@@ -63,9 +75,11 @@ final class ControllerCore {
     }
 
     func expire(now: ContinuousClock.Instant) {
-        let (outcomes, send) = commands.expire(now: now)
-        deliver(outcomes)
-        write(send)
+        if let deadline = commands.inFlightCount > 0 ? commands.nextDeadline : nil, deadline <= now {
+            let (outcomes, send) = commands.expire(now: now)
+            deliver(outcomes)
+            write(send)
+        }
         for link in links.values where link.bearer.nextDeadline.map({ $0 <= now }) ?? false {
             perform(link.bearer.expire(now: now), on: link)
         }
@@ -82,6 +96,8 @@ final class ControllerCore {
     }
 
     private func write(_ packets: [HCICommandPacket]) {
+        // Frames queued earlier in this turn go first, as they were asked for first.
+        if aclPending { flushACL() }
         for packet in packets { send(HCIPacket(type: .command, bytes: packet.encoded()[...])) }
     }
 
@@ -106,21 +122,38 @@ final class ControllerCore {
     }
 
     /// Sends an L2CAP frame on a connection, fragmented to the controller's buffers.
+    ///
+    /// The frame is queued; the loop sends what the controller has buffers for at the
+    /// end of its turn (`flushOutput`), so that the frames of a batch of jobs (a run of
+    /// `updateValue` calls) reach the controller in one write.
     func sendFrame(channel: UInt16, payload: some Collection<UInt8>, handle: UInt16) {
         guard let bufferLength = acl?.bufferLength else { return }
         acl?.enqueue(L2CAPFragmenter.fragments(channel: channel, payload: payload, handle: handle, bufferLength: bufferLength), on: handle)
-        flushACL()
+        aclPending = true
     }
 
     /// Sends every queued ACL packet the controller has a free buffer for.
     private func flushACL() {
-        guard let ready = acl?.dequeue() else { return }
-        for packet in ready { send(HCIPacket(type: .aclData, bytes: packet.encoded()[...])) }
+        aclPending = false
+        guard let ready = acl?.dequeue(), !ready.isEmpty else { return }
+        send(ready.map { HCIPacket(type: .aclData, bytes: $0.encoded()[...]) })
+    }
+
+    /// The end of the loop's turn: frames queued during it go out together, Write
+    /// Commands that waited for that room follow, and a peripheral waiting for room
+    /// hears whether it has some.
+    func flushOutput() {
+        guard aclPending, isRunning else { return }
+        flushACL()
+        for link in links.values where !link.client.commands.isEmpty { drainCommands(on: link) }
+        if aclPending { flushACL() }
+        signalRoomIfWaiting()
     }
 
     // MARK: Input
 
     func readTransport() {
+        defer { flushNotificationWakes() }
         do throws(TransportError) {
             try transport.receive { packet in handle(packet) }
         } catch {
@@ -163,11 +196,11 @@ final class ControllerCore {
     private func observe(_ event: HCIEvent) {
         switch event {
         case let .numberOfCompletedPackets(completed):
-            guard var flow = acl else { return }
+            guard acl != nil else { return }
+            // In place: a copy of the flow would copy its tables on every event.
             for entry in completed.entries {
-                flow.completed(Int(entry.numCompletedPackets), on: entry.connectionHandle)
+                acl?.completed(Int(entry.numCompletedPackets), on: entry.connectionHandle)
             }
-            acl = flow
             flushACL()
             for link in links.values where !link.client.commands.isEmpty { drainCommands(on: link) }
             signalRoomIfWaiting()
@@ -180,9 +213,8 @@ final class ControllerCore {
             connections[disconnection.connectionHandle] = nil
             recombiner.reset(handle: disconnection.connectionHandle)
             detach(disconnection.connectionHandle, reason: disconnection.reason)
-            guard var flow = acl else { return }
-            flow.disconnected(disconnection.connectionHandle)
-            acl = flow
+            guard acl != nil else { return }
+            acl?.disconnected(disconnection.connectionHandle)
             flushACL()
             // A full link that went away no longer holds back `updateValue`.
             signalRoomIfWaiting()
@@ -237,6 +269,15 @@ final class ControllerCore {
         packetObserver?(packet, true)
         do throws(TransportError) {
             try transport.send(packet)
+        } catch {
+            fail(.transport(error))
+        }
+    }
+
+    private func send(_ packets: [HCIPacket]) {
+        if let packetObserver { for packet in packets { packetObserver(packet, true) } }
+        do throws(TransportError) {
+            try transport.send(contentsOf: packets)
         } catch {
             fail(.transport(error))
         }
@@ -315,7 +356,7 @@ final class ControllerCore {
     }
 
     /// Carries out what a bearer asked for, in order.
-    func perform(_ actions: [ATTBearer<Int>.Action], on link: AttributeLink) {
+    func perform(_ actions: [ATTBearer.Action], on link: AttributeLink) {
         for action in actions {
             switch action {
             case let .send(pdu):
@@ -329,9 +370,12 @@ final class ControllerCore {
                 if let sent = indicationTokens.removeValue(forKey: token) {
                     gattServer?.indicationConfirmed(valueHandle: sent.valueHandle, by: link.connectionID)
                     emit(.indicationConfirmed(sent.handle, sent.valueHandle))
+                    // A confirmation makes room in the indication queue.
+                    signalRoomIfWaiting()
                 }
             case let .indicationFailed(token, _):
                 indicationTokens[token] = nil
+                signalRoomIfWaiting()
             case .closed:
                 // Core 5.4 Vol 3 Part F §3.3.3: after a transaction timeout no more ATT on
                 // this link; swift-att ends the link.
@@ -363,7 +407,7 @@ final class ControllerCore {
     /// Sends a notification now, or queues an indication behind the one awaiting
     /// confirmation. False when the bearer refused it (closed, queue full, too long).
     @discardableResult
-    private func push(_ pdu: ATTPDU, on link: AttributeLink) -> Bool {
+    func push(_ pdu: ATTPDU, on link: AttributeLink) -> Bool {
         do throws(ATTBearerError) {
             if case let .handleValueIndication(indication) = pdu {
                 nextToken += 1
@@ -381,53 +425,14 @@ final class ControllerCore {
         }
     }
 
-    /// Installs the database a peripheral serves; connections already up start over
-    /// with it.
-    func install(_ server: GATTServer) {
+    /// Installs the database a peripheral serves (and the gate its `updateValue` calls
+    /// pass); connections already up start over with it.
+    func install(_ server: GATTServer, updates: UpdateGate? = nil) {
+        if let updates { updateGate = updates }
         server.onSubscriptionChange = { [weak self] change in self?.emit(.subscriptionChanged(change)) }
         gattServer = server
         for link in links.values {
             for pdu in server.connect(link.connectionID, mtu: link.bearer.mtu) { push(pdu, on: link) }
-        }
-    }
-
-    /// Notifies or indicates `value` to every subscriber of `characteristic`. False,
-    /// with nothing sent, when a subscriber's transmit queue is full: wait for
-    /// `.readyToUpdate`, then try again (the stream flow of seed 000).
-    func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) -> Bool {
-        guard let server = gattServer else { return false }
-        let crowded = server.subscribers(of: characteristic).contains { id in
-            (acl?.queuedCount(on: id.rawValue) ?? 0) >= transmitQueueLimit || indicationQueueFull(id, characteristic, server)
-        }
-        if crowded {
-            waitingForRoom = true
-            return false
-        }
-        var sentAll = true
-        for (id, pdu) in server.update(characteristic, value: value) {
-            guard let link = links[id.rawValue] else { continue }
-            sentAll = push(pdu, on: link) && sentAll
-        }
-        if !sentAll { waitingForRoom = true }
-        return sentAll
-    }
-
-    /// Whether `id` would get an indication (the server notifies a client that enabled
-    /// both) that its bearer would refuse: one awaits confirmation and the queue behind
-    /// it is full. Checked before anything is sent, so that a refusal sends nothing to
-    /// the other subscribers either (they would get the value twice on the retry).
-    private func indicationQueueFull(_ id: GATTServer.ConnectionID, _ characteristic: GATTCharacteristic, _ server: GATTServer) -> Bool {
-        guard let link = links[id.rawValue],
-              !server.configuration(of: characteristic, for: id).contains(.notification) else { return false }
-        let pending = indicationTokens.values.reduce(0) { $0 + ($1.handle == link.handle ? 1 : 0) }
-        return pending > link.bearer.queueLimit
-    }
-
-    private func signalRoomIfWaiting() {
-        guard waitingForRoom, let flow = acl else { return }
-        if links.keys.allSatisfy({ flow.queuedCount(on: $0) < transmitQueueLimit }) {
-            waitingForRoom = false
-            emit(.readyToUpdate)
         }
     }
 
@@ -442,7 +447,7 @@ final class ControllerCore {
         peripheralListeners[id] = nil
     }
 
-    private func emit(_ event: PeripheralEvent) {
+    func emit(_ event: PeripheralEvent) {
         for listener in peripheralListeners.values { listener.yield(event) }
     }
 

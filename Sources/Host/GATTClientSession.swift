@@ -19,7 +19,7 @@ final class GATTClientSession {
     struct Listener {
         /// Only this value handle's values; `nil` for every value.
         let handle: UInt16?
-        let continuation: AsyncThrowingStream<GATTNotification, any Error>.Continuation
+        let channel: NotificationChannel
     }
 
     struct WaitingCommand {
@@ -32,10 +32,11 @@ final class GATTClientSession {
     var listeners: [Int: Listener] = [:]
     var commands: [WaitingCommand] = []
 
-    /// Hands a value to its listeners.
-    func deliver(_ notification: GATTNotification) {
+    /// Hands a value to its listeners; the consumers waiting for one join `wakes`, to
+    /// be resumed once the loop has delivered the whole batch it read.
+    func deliver(_ notification: GATTNotification, wakes: inout [NotificationChannel.Waiter]) {
         for listener in listeners.values where listener.handle == nil || listener.handle == notification.handle {
-            listener.continuation.yield(notification)
+            if let waiter = listener.channel.append(notification) { wakes.append(waiter) }
         }
     }
 
@@ -45,7 +46,7 @@ final class GATTClientSession {
         running = nil
         waiting.removeAll()
         for driver in drivers { driver.fail(error) }
-        for listener in listeners.values { listener.continuation.finish(throwing: error) }
+        for listener in listeners.values { listener.channel.finish(throwing: error) }
         listeners.removeAll()
         let parked = commands
         commands.removeAll()

@@ -58,14 +58,20 @@ final class HostLoop: Sendable {
     /// Only the first job of a batch writes to the wake-up pipe: the loop empties the
     /// pipe before it takes the queue, and takes all of it, so a job added to a queue
     /// that was not empty is already bound to run. A burst of calls (`updateValue` in a
-    /// loop) then costs one system call, not one each.
-    func submit(_ job: @escaping Job, refuse: @escaping Refusal) {
+    /// loop) then costs one system call, not one each. False when it was refused.
+    @discardableResult
+    func submit(_ job: @escaping Job, refuse: @escaping Refusal) -> Bool {
         let outcome = queue.withLock { q -> (stopReason: HCIError?, first: Bool) in
             if let reason = q.stopReason { return (reason, false) }
             q.jobs.append((job, refuse))
             return (nil, q.jobs.count == 1)
         }
-        if let stopReason = outcome.stopReason { refuse(stopReason) } else if outcome.first { wake.signal() }
+        if let stopReason = outcome.stopReason {
+            refuse(stopReason)
+            return false
+        }
+        if outcome.first { wake.signal() }
+        return true
     }
 
     private func run(_ core: ControllerCore) {
@@ -98,6 +104,7 @@ final class HostLoop: Sendable {
                 core.readTransport()
             }
             core.expire(now: .now)
+            core.flushOutput()
         }
         let reason = core.stopReason ?? .closed
         let leftovers = queue.withLock { q in

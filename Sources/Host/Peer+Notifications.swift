@@ -14,7 +14,7 @@ extension Peer {
     ///
     /// Finds the Client Characteristic Configuration descriptor in `database`, or
     /// discovers the characteristic's descriptors first.
-    public func notifications(of characteristic: GATTClient.Characteristic) async throws(GATTClientError) -> AsyncThrowingStream<GATTNotification, any Error> {
+    public func notifications(of characteristic: GATTClient.Characteristic) async throws(GATTClientError) -> GATTNotificationStream {
         let configuration: GATTClientConfiguration
         if characteristic.properties.contains(.notify) {
             configuration = .notification
@@ -54,24 +54,24 @@ extension Peer {
 
     /// Every value the peer notifies or indicates (of one value handle, or of all), from
     /// now until the link goes down. Subscribes to nothing: see `notifications(of:)`.
-    public func values(of valueHandle: UInt16? = nil) -> AsyncThrowingStream<GATTNotification, any Error> {
+    public func values(of valueHandle: UInt16? = nil) -> GATTNotificationStream {
         values(of: valueHandle, onEnd: {})
     }
 
-    func values(of valueHandle: UInt16?, onEnd: @escaping @Sendable () -> Void) -> AsyncThrowingStream<GATTNotification, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<GATTNotification, any Error>.makeStream(bufferingPolicy: .bufferingNewest(65_536))
+    func values(of valueHandle: UInt16?, onEnd: @escaping @Sendable () -> Void) -> GATTNotificationStream {
+        let channel = NotificationChannel(limit: 65_536)
         let id = Self.procedureIDs.add(1, ordering: .relaxed).newValue
         let loop = controller.loop
         let handle = self.handle
-        continuation.onTermination = { termination in
+        let subscription = NotificationSubscription(channel: channel) { cancelled in
             loop.submit({ core in core.removeNotificationListener(id, on: handle) }, refuse: { _ in })
-            if case .cancelled = termination { onEnd() }
+            if cancelled { onEnd() }
         }
-        loop.submit({ core in core.addNotificationListener(id, on: handle, valueHandle: valueHandle, continuation) },
+        loop.submit({ core in core.addNotificationListener(id, on: handle, valueHandle: valueHandle, channel) },
                     refuse: { reason in
-                        continuation.finish(throwing: GATTClientError.disconnected(.controllerStopped(reason)))
+                        channel.finish(throwing: GATTClientError.disconnected(.controllerStopped(reason)))
                     })
-        return stream
+        return GATTNotificationStream(subscription: subscription)
     }
 
     /// The handle of `characteristic`'s Client Characteristic Configuration descriptor,

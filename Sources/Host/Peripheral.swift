@@ -28,6 +28,8 @@ public final class Peripheral: Sendable {
     /// Listeners of `events()`, for the events the peripheral itself announces
     /// (advertising resumed or failed); the loop feeds them everything else.
     private let listeners = PeripheralListeners()
+    /// Admits `updateValue` calls without a round trip through the loop per value.
+    private let updates = UpdateGate(capacity: Peripheral.updateQueueCapacity)
     /// Watches connections and disconnections to restart advertising.
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
@@ -60,8 +62,9 @@ public final class Peripheral: Sendable {
             await controller.close()
             throw error
         }
-        await controller.perform { core in core.install(GATTServer(database: database, configuration: configuration)) }
         let peripheral = Peripheral(controller: controller, database: database, info: info, readvertising: readvertising)
+        let updates = peripheral.updates
+        await controller.perform { core in core.install(GATTServer(database: database, configuration: configuration), updates: updates) }
         peripheral.watchConnections()
         return peripheral
     }
@@ -127,12 +130,24 @@ public final class Peripheral: Sendable {
         }
     }
 
+    /// How many `updateValue` values may wait for the loop thread at once.
+    public static let updateQueueCapacity = 32
+
     /// Stores `value` and notifies or indicates it to every subscriber, truncated to each
     /// link's ATT_MTU−3. Returns false, sending nothing, when a subscriber's transmit
-    /// queue is full; a `.readyToUpdate` event follows when there is room (as
-    /// CoreBluetooth's `updateValue(_:for:onSubscribedCentrals:)` does).
+    /// queue is full (or `updateQueueCapacity` values are still on their way to it); a
+    /// `.readyToUpdate` event follows when there is room (as CoreBluetooth's
+    /// `updateValue(_:for:onSubscribedCentrals:)` does). Also false once the
+    /// peripheral is closed.
+    ///
+    /// Returns at once: the value is queued for the loop thread, in call order with
+    /// every other call, and a later `value(of:)` sees it. Values streamed in a loop
+    /// therefore reach the loop in batches instead of one thread hand-off each.
     public func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) async -> Bool {
-        await controller.perform(orElse: false) { core in core.updateValue(value, for: characteristic) }
+        guard updates.admit() else { return false }
+        let updates = self.updates
+        return controller.loop.submit({ core in core.applyUpdate(value, for: characteristic) },
+                                      refuse: { _ in _ = updates.settle(applied: 1, congested: false) })
     }
 
     /// The current value of a characteristic with a stored value.

@@ -86,8 +86,19 @@ struct LoopbackConnection: Sendable {
     let central: Int
     let peripheral: Int
     var parameters: LEConnectionParameters
-    /// ACL packets each side's host sent that still hold a buffer, by controller index.
-    var inFlight: [Int: Int] = [:]
+    /// ACL packets each side's host sent that still hold a buffer (two counters, not a
+    /// table: they change on every packet, in place).
+    private(set) var centralInFlight = 0
+    private(set) var peripheralInFlight = 0
 
     func other(than controller: Int) -> Int { controller == central ? peripheral : central }
+
+    /// Buffers the packets of `controller`'s host on this connection hold.
+    func inFlight(from controller: Int) -> Int {
+        controller == central ? centralInFlight : controller == peripheral ? peripheralInFlight : 0
+    }
+
+    mutating func addInFlight(_ delta: Int, from controller: Int) {
+        if controller == central { centralInFlight += delta } else if controller == peripheral { peripheralInFlight += delta }
+    }
 }

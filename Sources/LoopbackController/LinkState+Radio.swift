@@ -103,7 +103,7 @@ extension LinkState {
         guard let connection = connections.removeValue(forKey: id) else { return nil }
         for side in [connection.central, connection.peripheral] {
             controllers[side].handles[connection.handle] = nil
-            controllers[side].buffersInUse -= connection.inFlight[side] ?? 0
+            controllers[side].buffersInUse -= connection.inFlight(from: side)
         }
         return connection
     }

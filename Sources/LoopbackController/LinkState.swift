@@ -15,6 +15,9 @@ struct LinkState: Sendable {
     var nextConnectionID = 1
     var nextHandle: UInt16 = 0x0001
     var statistics = LoopbackStatistics()
+    /// Wake-up pipes to write once the lock is released (`LoopbackLink.update`): a
+    /// system call under the lock would hold up every other host's loop.
+    var wakes: [Int32] = []
 
     init(bufferLength: Int, bufferCount: Int) {
         self.bufferLength = bufferLength
@@ -50,10 +53,7 @@ struct LinkState: Sendable {
         guard let wake = controllers[index].wakeDescriptor else { return }
         let wasEmpty = controllers[index].inbox.isEmpty
         controllers[index].inbox.append(Delivery(packet: packet, credit: credit))
-        if wasEmpty {
-            var byte: UInt8 = 1
-            _ = write(wake, &byte, 1)
-        }
+        if wasEmpty { wakes.append(wake) }
     }
 
     mutating func send(_ event: some HCIEventParameters, to index: Int) {
@@ -77,9 +77,8 @@ struct LinkState: Sendable {
         guard batch.contains(where: { $0.credit != nil }) else { return }
         var owed: [(controller: Int, handle: UInt16, count: UInt16)] = []
         for delivery in batch {
-            guard let credit = delivery.credit, var connection = connections[credit.connection] else { continue }
-            connection.inFlight[credit.controller, default: 0] -= 1
-            connections[credit.connection] = connection
+            guard let credit = delivery.credit, connections[credit.connection] != nil else { continue }
+            connections[credit.connection]?.addInFlight(-1, from: credit.controller)
             controllers[credit.controller].buffersInUse -= 1
             if let i = owed.firstIndex(where: { $0.controller == credit.controller && $0.handle == credit.handle }) {
                 owed[i].count += 1
@@ -115,7 +114,7 @@ struct LinkState: Sendable {
     /// ACL data from host `index`, to the other end of its connection.
     private mutating func forward(_ packet: HCIPacket, from index: Int) {
         guard let acl = try? ACLDataPacket(parsing: packet.bytes),
-              let id = controllers[index].handles[acl.handle], var connection = connections[id] else {
+              let id = controllers[index].handles[acl.handle], let connection = connections[id] else {
             statistics.aclUnknownHandle += 1
             return
         }
@@ -127,8 +126,7 @@ struct LinkState: Sendable {
         }
         controllers[index].buffersInUse += 1
         statistics.peakBuffersInUse = max(statistics.peakBuffersInUse, controllers[index].buffersInUse)
-        connection.inFlight[index, default: 0] += 1
-        connections[id] = connection
+        connections[id]?.addInFlight(1, from: index)
         statistics.aclForwarded += 1
         deliver(packet, to: connection.other(than: index), credit: .init(controller: index, connection: id, handle: acl.handle))
     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BluetoothCore
 import HCI
 import Synchronization
@@ -40,6 +43,21 @@ public final class LoopbackLink: Sendable {
             return (index, address)
         }
         return LoopbackController(link: self, index: index, publicAddress: address)
+    }
+
+    /// Runs `body` under the link's lock, then wakes the hosts it queued packets for.
+    func update<R: Sendable, E: Error>(_ body: (inout LinkState) throws(E) -> R) throws(E) -> R {
+        let (result, wakes) = try state.withLock { (s: inout LinkState) throws(E) -> (R, [Int32]) in
+            let result = try body(&s)
+            guard !s.wakes.isEmpty else { return (result, []) }
+            defer { s.wakes.removeAll(keepingCapacity: true) }
+            return (result, s.wakes)
+        }
+        for fd in wakes {
+            var byte: UInt8 = 1
+            _ = write(fd, &byte, 1)
+        }
+        return result
     }
 
     /// What the link has carried and refused so far.

@@ -17,6 +17,9 @@ public protocol HCITransport: AnyObject {
     /// Writes one packet completely (waiting for writability up to the transport's
     /// write timeout).
     func send(_ packet: HCIPacket) throws(TransportError)
+    /// Writes several packets in order: one system call (or one hand-off) for the lot
+    /// where the transport can, so a burst of ACL reaches the controller together.
+    func send(contentsOf packets: [HCIPacket]) throws(TransportError)
     /// Releases the descriptor; further use throws `.closed`.
     func close()
 }
@@ -35,6 +38,11 @@ extension HCITransport {
             try receive { packets.append($0) }
         } while packets.isEmpty && (deadline.map { ContinuousClock.now < $0 } ?? true)
         return packets
+    }
+
+    /// One `send` per packet, for transports that cannot do better.
+    public func send(contentsOf packets: [HCIPacket]) throws(TransportError) {
+        for packet in packets { try send(packet) }
     }
 
     /// Sends a command packet.

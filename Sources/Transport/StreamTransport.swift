@@ -42,6 +42,17 @@ public final class StreamTransport: HCITransport {
         try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
     }
 
+    /// The packets framed back to back in one buffer, written at once.
+    public func send(contentsOf packets: [HCIPacket]) throws(TransportError) {
+        guard fileDescriptor >= 0 else { throw .closed(name) }
+        writeBuffer.removeAll(keepingCapacity: true)
+        for packet in packets {
+            writeBuffer.append(packet.type.rawValue)
+            writeBuffer.append(contentsOf: packet.bytes)
+        }
+        try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
+    }
+
     public func close() {
         if fileDescriptor >= 0 {
             _ = Glibc.close(fileDescriptor)

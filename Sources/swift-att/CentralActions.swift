@@ -94,7 +94,7 @@ struct CentralActions {
         _ body: (GATTNotification) throws(CommandError) -> Bool,
         prelude: () async throws(CommandError) -> Void = {}
     ) async throws(CommandError) -> Int32 {
-        let values: AsyncThrowingStream<GATTNotification, any Error>
+        let values: GATTNotificationStream
         do {
             values = try await peer.notifications(of: characteristic)
         } catch {

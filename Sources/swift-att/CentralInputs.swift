@@ -56,7 +56,7 @@ enum CentralEvent: Sendable {
 /// Merges a peer's values, the command's inputs and an optional deadline into one stream.
 /// Releasing the stream stops the merging (and releases `values`, which unsubscribes).
 func centralEvents(
-    values: AsyncThrowingStream<GATTNotification, any Error>?, inputs: CentralInputs, duration: Duration?
+    values: GATTNotificationStream?, inputs: CentralInputs, duration: Duration?
 ) -> AsyncStream<CentralEvent> {
     let (stream, continuation) = AsyncStream<CentralEvent>.makeStream()
     let watched = inputs.subscribe()

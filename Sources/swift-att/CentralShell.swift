@@ -169,7 +169,7 @@ final class CentralShell {
 
     private static func notifications(
         of characteristic: GATTClient.Characteristic, on peer: Peer
-    ) async throws(CommandError) -> AsyncThrowingStream<GATTNotification, any Error> {
+    ) async throws(CommandError) -> GATTNotificationStream {
         do {
             return try await peer.notifications(of: characteristic)
         } catch {
@@ -180,7 +180,7 @@ final class CentralShell {
     /// Prints each value of a subscription until it ends; an end other than the
     /// shell's own unsubscribing (the link went down) is reported.
     private static func print(
-        _ values: AsyncThrowingStream<GATTNotification, any Error>, of characteristic: GATTClient.Characteristic, with actions: CentralActions
+        _ values: GATTNotificationStream, of characteristic: GATTClient.Characteristic, with actions: CentralActions
     ) async {
         do {
             for try await value in values {

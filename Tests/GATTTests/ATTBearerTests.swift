@@ -4,8 +4,8 @@ import Testing
 
 /// Shared by the ATTBearer suites: a clock origin, a bearer with Int tokens, and PDUs.
 enum ATTBearerFixture {
-    typealias Bearer = ATTBearer<Int>
-    typealias Action = ATTBearer<Int>.Action
+    typealias Bearer = ATTBearer
+    typealias Action = ATTBearer.Action
 
     static let t0 = ContinuousClock.now
 

@@ -14,7 +14,7 @@ import Testing
 /// times out). Everything is synchronous; the clock moves only when a request is left
 /// unanswered.
 struct GATTClientTestLink {
-    typealias Bearer = ATTBearer<Int>
+    typealias Bearer = ATTBearer
     typealias Action = Bearer.Action
 
     var client: Bearer

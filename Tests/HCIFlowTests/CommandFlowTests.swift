@@ -141,6 +141,22 @@ import Testing
         #expect(flow.available == 2)
     }
 
+    /// A long queue drained a few packets at a time keeps its order across the
+    /// queue's compactions.
+    @Test func aLongQueueLeavesInOrder() {
+        var flow = ACLFlow(bufferCount: 5, bufferLength: 27)
+        flow.enqueue(Self.packets(150, handle: 1), on: 1)
+        var sent: [UInt8] = []
+        while flow.queuedCount(on: 1) > 0 {
+            let batch = flow.dequeue()
+            sent += batch.map { $0.data[0] }
+            flow.completed(batch.count, on: 1)
+            // More arrive while the queue drains.
+            if sent.count == 50 { flow.enqueue(Self.packets(10, handle: 1), on: 1) }
+        }
+        #expect(sent == (0..<150).map { UInt8($0) } + (0..<10).map { UInt8($0) })
+    }
+
     @Test func disconnectionFreesBuffersAndDropsTheQueue() {
         var flow = ACLFlow(bufferCount: 2, bufferLength: 27)
         flow.enqueue(Self.packets(5, handle: 1), on: 1)

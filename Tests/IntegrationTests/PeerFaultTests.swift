@@ -58,7 +58,9 @@ import Transport
         await #expect(throws: GATTClientError.disconnected(reason)) { _ = try await discovery.value }
         await #expect(throws: GATTClientError.disconnected(reason)) { try await write.value }
         await #expect(throws: GATTClientError.disconnected(reason)) { for try await _ in values {} }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Failed by the disconnection, not by the 30 s transaction timeout (the bound is
+        // loose: these machines are shared and slow, and this is not a benchmark).
+        #expect(ContinuousClock.now - started < .seconds(10))
         // New calls fail at once too.
         await #expect(throws: GATTClientError.self) { _ = try await peer.read(measurement) }
         await central.close()

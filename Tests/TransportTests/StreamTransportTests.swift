@@ -39,6 +39,21 @@ import Transport
         #expect(Array(events[0].bytes) == Array(Self.resetComplete.dropFirst()))
     }
 
+    @Test func severalPacketsSentTogetherArriveWholeAndInOrder() throws {
+        let (client, server) = try Self.connectedPair()
+        let packets = (0..<20).map { n in
+            HCIPacket(type: .aclData, bytes: [0x40, 0x00, 0x02, 0x00, UInt8(n), 0xAA][...])
+        }
+        try client.send(contentsOf: packets)
+        var received: [HCIPacket] = []
+        while received.count < packets.count {
+            let more = try server.receive(timeout: .seconds(5))
+            if more.isEmpty { break }
+            received += more
+        }
+        #expect(received == packets)
+    }
+
     @Test func packetsSplitAcrossWritesAreReassembled() throws {
         let (client, server) = try Self.connectedPair()
         // An ACL packet of 300 bytes, written one byte at a time by the raw socket.

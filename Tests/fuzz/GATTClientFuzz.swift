@@ -66,7 +66,7 @@ public func fuzzGATTClient(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// A client bearer facing a server bearer with `GATTServer` behind it, after an
 /// Exchange MTU, driven one procedure step at a time with the fuzzer's answers.
 private struct ClientLink {
-    typealias Bearer = ATTBearer<Int>
+    typealias Bearer = ATTBearer
     var client: Bearer
     var serverBearer = Bearer(receiveMTU: 517)
     let server = GATTServer(database: FuzzDatabase.main)

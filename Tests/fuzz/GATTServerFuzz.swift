@@ -36,7 +36,7 @@ public func fuzzGATTServer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 private struct ServerHarness {
-    typealias Bearer = ATTBearer<Int>
+    typealias Bearer = ATTBearer
     static let prepareLimit = 8
     static let bond = BluetoothAddress(0x0000_C0FF_EE00_0002, kind: .random)
 

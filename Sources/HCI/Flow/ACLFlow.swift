@@ -13,7 +13,7 @@ public struct ACLFlow: Sendable {
     /// Buffers not occupied by packets the controller has not yet reported done.
     public private(set) var available: Int
     var inFlight: [UInt16: Int] = [:]
-    var queues: [UInt16: [ACLDataPacket]] = [:]
+    var queues: [UInt16: ACLPacketQueue] = [:]
     var order: [UInt16] = []
     var turn = 0
 
@@ -36,7 +36,7 @@ public struct ACLFlow: Sendable {
     public mutating func enqueue(_ packets: [ACLDataPacket], on handle: UInt16) {
         guard !packets.isEmpty else { return }
         if queues[handle] == nil { order.append(handle) }
-        queues[handle, default: []].append(contentsOf: packets)
+        queues[handle, default: ACLPacketQueue()].append(contentsOf: packets)
     }
 
     /// The packets that may be sent now, taking connections in turn.
@@ -45,19 +45,19 @@ public struct ACLFlow: Sendable {
         while available > 0, !order.isEmpty {
             turn %= order.count
             let handle = order[turn]
-            guard var queue = queues[handle], !queue.isEmpty else {
+            // Taken in place (the dictionary's storage is not copied per packet).
+            guard let packet = queues[handle]?.popFirst() else {
                 queues[handle] = nil
                 order.remove(at: turn)
                 continue
             }
-            out.append(queue.removeFirst())
+            out.append(packet)
             available -= 1
             inFlight[handle, default: 0] += 1
-            if queue.isEmpty {
+            if queues[handle]?.isEmpty ?? true {
                 queues[handle] = nil
                 order.remove(at: turn)
             } else {
-                queues[handle] = queue
                 turn += 1
             }
         }

@@ -45,7 +45,14 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     public var inFlightCount: Int { inFlight.count }
 
     /// The earliest deadline of a command in flight: when to call `expire` next.
-    public var nextDeadline: ContinuousClock.Instant? { inFlight.map(\.deadline).min() }
+    public var nextDeadline: ContinuousClock.Instant? {
+        // A loop, not `map(\.deadline).min()`: the host asks on every turn of its loop,
+        // from another module, where this generic type runs unspecialized.
+        guard !inFlight.isEmpty else { return nil }
+        var earliest = inFlight[0].deadline
+        for entry in inFlight.dropFirst() where entry.deadline < earliest { earliest = entry.deadline }
+        return earliest
+    }
 
     /// Queues a command; returns the packets to send now (this one, if a credit is free).
     public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration, now: ContinuousClock.Instant) -> [HCICommandPacket] {

@@ -1,0 +1,83 @@
+import Synchronization
+
+/// The values a peer notifies or indicates, as `Peer.notifications(of:)` and
+/// `Peer.values(of:)` hand them out: `for try await value in stream`.
+///
+/// Like an `AsyncThrowingStream`: it ends with an error when the link goes down, ends
+/// (and unsubscribes, for `notifications(of:)`) when the iterating task is cancelled or
+/// the stream and its iterators are released, and keeps the newest values (about 65,536)
+/// if the consumer falls behind. Unlike one, the loop thread hands values over a batch
+/// at a time (`NotificationChannel`), so a fast stream costs one thread wake-up per
+/// batch rather than per value.
+public struct GATTNotificationStream: AsyncSequence, Sendable {
+    public typealias Element = GATTNotification
+    public typealias Failure = any Error
+
+    let subscription: NotificationSubscription
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(subscription: subscription)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let subscription: NotificationSubscription
+        private var batch: [GATTNotification] = []
+        private var index = 0
+        private var done = false
+
+        init(subscription: NotificationSubscription) {
+            self.subscription = subscription
+        }
+
+        public mutating func next() async throws -> GATTNotification? {
+            if index < batch.count {
+                defer { index += 1 }
+                return batch[index]
+            }
+            guard !done else { return nil }
+            if Task.isCancelled {
+                done = true
+                subscription.end()
+                return nil
+            }
+            batch.removeAll(keepingCapacity: true)
+            index = 0
+            switch await subscription.channel.take(into: &batch) {
+            case .values:
+                index = 1
+                return batch[0]
+            case let .ended(error):
+                done = true
+                if let error { throw error }
+                return nil
+            case .cancelled:
+                done = true
+                subscription.end()
+                return nil
+            }
+        }
+    }
+}
+
+/// Owns a stream's listener on the loop: ending it (task cancelled, or the last stream
+/// or iterator released) runs the clean-up once.
+final class NotificationSubscription: Sendable {
+    let channel: NotificationChannel
+    /// Called once with true when the consumer left before the loop ended the stream.
+    private let onEnd: Mutex<(@Sendable (_ cancelled: Bool) -> Void)?>
+
+    init(channel: NotificationChannel, onEnd: @escaping @Sendable (_ cancelled: Bool) -> Void) {
+        self.channel = channel
+        self.onEnd = Mutex(onEnd)
+    }
+
+    deinit { end() }
+
+    func end() {
+        guard let onEnd = onEnd.withLock({ body -> (@Sendable (Bool) -> Void)? in
+            defer { body = nil }
+            return body
+        }) else { return }
+        onEnd(!channel.isFinished)
+    }
+}

@@ -1,0 +1,114 @@
+import Synchronization
+
+/// The buffer between the loop thread, which appends each notification or indication a
+/// link receives, and the task iterating a `GATTNotificationStream`.
+///
+/// Built for streams of thousands of values per second: the loop appends under a lock
+/// without waking anyone, and wakes a waiting consumer once per batch it read from the
+/// transport (`ControllerCore.flushNotificationWakes`); the consumer takes the whole
+/// buffer at once and iterates it without the lock. One thread hand-off per batch, not
+/// per value, which an `AsyncThrowingStream` cannot offer.
+final class NotificationChannel: Sendable {
+    typealias Waiter = UnsafeContinuation<Void, Never>
+
+    private struct State {
+        var buffer: [GATTNotification] = []
+        var waiter: Waiter?
+        /// Set once the loop ended the stream, with why (nil: ended without error).
+        var ending: (any Error)??
+        /// The consumer's task was cancelled.
+        var cancelled = false
+        /// Values dropped because the consumer fell `limit` behind.
+        var dropped = 0
+    }
+
+    /// How many values may wait for the consumer; beyond it the oldest quarter goes.
+    let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        self.limit = max(4, limit)
+    }
+
+    // MARK: The loop's side
+
+    /// Queues `notification`. Returns the waiting consumer, whom the caller resumes once
+    /// it has appended everything it has for now.
+    func append(_ notification: GATTNotification) -> Waiter? {
+        state.withLock { s in
+            guard s.ending == nil, !s.cancelled else { return nil }
+            if s.buffer.count >= limit {
+                let drop = limit / 4
+                s.buffer.removeFirst(drop)
+                s.dropped += drop
+            }
+            s.buffer.append(notification)
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+    }
+
+    /// Ends the stream: the consumer gets what is buffered, then `error` (or the end).
+    func finish(throwing error: (any Error)? = nil) {
+        let waiter = state.withLock { s -> Waiter? in
+            guard s.ending == nil else { return nil }
+            s.ending = .some(error)
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Whether the loop ended the stream (rather than the consumer leaving it).
+    var isFinished: Bool { state.withLock { $0.ending != nil } }
+
+    // MARK: The consumer's side
+
+    /// What `take` found.
+    enum Outcome {
+        case values
+        case ended((any Error)?)
+        case cancelled
+    }
+
+    /// Waits until values are buffered (swapped into `batch`, which must be empty), the
+    /// stream ended, or the task was cancelled.
+    func take(into batch: inout [GATTNotification]) async -> Outcome {
+        while true {
+            if let outcome = poll(into: &batch) { return outcome }
+            await withTaskCancellationHandler {
+                await withUnsafeContinuation { (waiter: Waiter) in
+                    let ready = state.withLock { s -> Bool in
+                        if !s.buffer.isEmpty || s.ending != nil || s.cancelled { return true }
+                        s.waiter = waiter
+                        return false
+                    }
+                    if ready { waiter.resume() }
+                }
+            } onCancel: {
+                let waiter = state.withLock { s -> Waiter? in
+                    s.cancelled = true
+                    defer { s.waiter = nil }
+                    return s.waiter
+                }
+                waiter?.resume()
+            }
+        }
+    }
+
+    private func poll(into batch: inout [GATTNotification]) -> Outcome? {
+        state.withLock { s -> Outcome? in
+            if !s.buffer.isEmpty {
+                swap(&s.buffer, &batch)
+                return .values
+            }
+            if let ending = s.ending {
+                // Reported once; afterwards the stream just ends.
+                s.ending = .some(nil)
+                return .ended(ending)
+            }
+            if s.cancelled { return .cancelled }
+            return nil
+        }
+    }
+}
