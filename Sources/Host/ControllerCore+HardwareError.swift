@@ -19,6 +19,8 @@ extension ControllerCore {
             detach(handle, reason: .hardwareFailure, cause: .hardwareError(code))
         }
         connections.removeAll()
+        // No subscriber's queue is full any more: an `updateValue` refused before may go on.
+        signalRoomIfWaiting()
         // The controller's buffers were emptied by the failure: nothing queued for it is
         // owed a credit. Flow control starts again with the start-up sequence.
         acl = nil

@@ -440,7 +440,7 @@ final class ControllerCore {
         return pending > link.bearer.queueLimit
     }
 
-    private func signalRoomIfWaiting() {
+    func signalRoomIfWaiting() {
         guard waitingForRoom, let flow = acl else { return }
         if links.keys.allSatisfy({ flow.queuedCount(on: $0) < transmitQueueLimit }) {
             waitingForRoom = false

@@ -147,6 +147,59 @@ import Testing
         await peripheral.close()
     }
 
+    /// A peripheral whose `updateValue` was refused (a subscriber stopped reading) hears
+    /// `.readyToUpdate` when the failure ends that subscriber's link: it is not left
+    /// waiting for credits that will never come.
+    @Test func aRefusedUpdateIsReleasedByTheFailure() async throws {
+        let target = try await HostileCentralTarget.start()
+        let events = target.peripheral.events()
+        let configuration = try #require(target.peripheral.database.clientConfigurationHandle(of: FaultFixture.stream))
+        #expect(try await target.raw.request([0x12] + le(configuration) + [0x01, 0x00]) == [0x13])
+        target.raw.pauseReading()
+        var sent = 0
+        while await target.peripheral.updateValue([UInt8(sent & 0xFF)], for: FaultFixture.stream) {
+            sent += 1
+            guard sent < 1000 else { Issue.record("updateValue never refused"); break }
+        }
+        // The loopback controller's 16 buffers, then the host's queue of 8.
+        #expect(sent >= 16)
+        target.controller.injectHardwareError(code: 0x20)
+        #expect(try await first(events) { event -> Bool? in
+            if case .readyToUpdate = event { return true }
+            return nil
+        } == true)
+        target.raw.pauseReading(false)
+        #expect(try await target.raw.disconnection() == .connectionTimeout)
+        await target.stop()
+    }
+
+    /// A scan running when the controller fails scans again after the restart: a
+    /// peripheral that starts advertising afterwards is found.
+    @Test func aRunningScanGoesOnAfterTheRestart() async throws {
+        let link = LoopbackLink()
+        let (before, _) = try await Self.peripheral(on: link)
+        let controller = link.addController()
+        let central = try await Central.start(transport: controller.specification)
+        let recoveries = central.controller.recoveries()
+        let (addresses, sink) = AsyncStream<BluetoothAddress>.makeStream()
+        let scanning = Task {
+            for try await device in central.scan() { sink.yield(device.address) }
+        }
+        #expect(try await first(addresses) { $0 } == before.info.randomAddress)
+
+        controller.injectHardwareError(code: 0x10)
+        #expect(try await first(recoveries) { recovery -> Bool? in
+            if case .restarted = recovery { return true }
+            return nil
+        } == true)
+        let (after, _) = try await Self.peripheral(on: link)
+        #expect(try await first(addresses) { $0 == after.info.randomAddress ? true : nil } == true)
+        scanning.cancel()
+        await central.close()
+        await before.close()
+        await after.close()
+    }
+
     /// A controller a test drives by hand (no `start()`) is not reset behind its back:
     /// the pending command fails with the hardware error, the event is delivered, and
     /// the command credit is back for the test's own Reset.

@@ -10,18 +10,21 @@ import Testing
 struct HostileCentralTarget {
     let link: LoopbackLink
     let peripheral: Peripheral
+    /// The peripheral's controller, for faults.
+    let controller: LoopbackController
     let raw: RawPeer
     /// The connection handle (the same on both sides of a loopback link).
     let connection: UInt16
 
     static func start(configuration: GATTServer.Configuration = .init()) async throws -> HostileCentralTarget {
         let link = LoopbackLink()
-        let peripheral = try await Peripheral.start(transport: link.addController().specification,
+        let controller = link.addController()
+        let peripheral = try await Peripheral.start(transport: controller.specification,
                                                     database: try FaultFixture.database(), configuration: configuration)
         try await peripheral.startAdvertising(data: FaultFixture.advertisement)
         let raw = try await RawPeer.start(link.addController())
         let connection = try await raw.connect(to: peripheral.info.randomAddress)
-        return HostileCentralTarget(link: link, peripheral: peripheral, raw: raw, connection: connection)
+        return HostileCentralTarget(link: link, peripheral: peripheral, controller: controller, raw: raw, connection: connection)
     }
 
     func handle(_ characteristic: GATTCharacteristic) throws -> UInt16 {

@@ -43,6 +43,9 @@ final class RawPeer: Sendable {
         var waiters: [Waiter] = []
         var recombiner = L2CAPRecombiner(maximumPayloadLength: 0xFFFF)
         var handle: UInt16 = 0
+        /// Packets stay with the controller, holding its buffers: a receiver that has
+        /// stopped reading, so its peer's flow control backs up.
+        var paused = false
     }
 
     let address: BluetoothAddress
@@ -74,6 +77,13 @@ final class RawPeer: Sendable {
             s.transport = nil
         }
     }
+
+    /// Stops (or resumes) taking packets from the controller.
+    func pauseReading(_ paused: Bool = true) {
+        state.withLock { $0.paused = paused }
+    }
+
+    private var isPaused: Bool { state.withLock { $0.paused } }
 
     /// The connection handle of the last link made.
     var handle: UInt16 { state.withLock { $0.handle } }
@@ -236,10 +246,10 @@ final class RawPeer: Sendable {
         static func start(descriptor: Int32, peer: RawPeer) {
             let body = Body { [weak peer] in
                 var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-                while true {
+                while let current = peer {
                     // The short timeout is the waiters' clock.
-                    let readable = poll(&fds, 1, 20) > 0
-                    guard let current = peer, current.pump(readable: readable) else { return }
+                    let readable = current.isPaused ? poll(nil, 0, 20) > 0 : poll(&fds, 1, 20) > 0
+                    guard current.pump(readable: readable) else { return }
                 }
             }
             var thread = pthread_t()
