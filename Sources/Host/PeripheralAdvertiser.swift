@@ -144,7 +144,10 @@ final class PeripheralAdvertiser: Sendable {
                 }
                 await resumeIfWanted(evenIfPolicyIsOff: wasAdvertising)
             case .restartFailed:
-                state.withLock { $0.recovering = false }
+                state.withLock { s in
+                    s.recovering = false
+                    s.advertisingBeforeFailure = false
+                }
             }
         }
     }

@@ -173,6 +173,20 @@ import Testing
         await target.stop()
     }
 
+    /// A controller that does not come back (here it never answers Read Local Version
+    /// Information after the reset): the restart fails with a typed error naming the
+    /// command.
+    @Test func aControllerThatDoesNotComeBackIsReported() async throws {
+        let link = LoopbackLink()
+        let (peripheral, controller) = try await Self.peripheral(on: link)
+        let recoveries = peripheral.controller.recoveries()
+        controller.leaveUnanswered([ReadLocalVersionInformation.opcode])
+        controller.injectHardwareError(code: 0x0F)
+        #expect(try await first(recoveries) { $0 } == .hardwareError(0x0F))
+        #expect(try await first(recoveries) { $0 } == .restartFailed(.commandTimedOut(ReadLocalVersionInformation.opcode, .seconds(3))))
+        await peripheral.close()
+    }
+
     /// A scan running when the controller fails scans again after the restart: a
     /// peripheral that starts advertising afterwards is found.
     @Test func aRunningScanGoesOnAfterTheRestart() async throws {
