@@ -87,6 +87,11 @@ let package = Package(
             dependencies: ["LoopbackController", "Host", "HCI", "Transport", "GATT", "ATT", "BluetoothCore", "Advertising"]
         ),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore"]),
+        // Faults end to end over the loopback link: hardware errors, hostile peers.
+        .testTarget(
+            name: "HostFaultTests",
+            dependencies: ["LoopbackController", "Host", "HCI", "L2CAP", "Transport", "GATT", "ATT", "BluetoothCore", "Advertising"]
+        ),
         .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "GATT", "ATT", "Advertising", "BluetoothCore"]),
         .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),
         .testTarget(name: "DatabaseFileTests", dependencies: ["DatabaseFile", "GATT", "ATT", "BluetoothCore"]),

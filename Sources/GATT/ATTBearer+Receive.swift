@@ -26,6 +26,8 @@ extension ATTBearer {
     /// malformed (§3.4.1.1), otherwise handed to the host to serve.
     private mutating func receiveRequest(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant) -> [Action] {
         if case .serving = server { return [.dropped(.requestBeforeResponse(opcode))] }
+        // §3.2.8: ATT_MTU bounds every PDU; a longer request is not one to act on.
+        guard bytes.count <= mtu else { return [errorResponse(opcode, handle: 0, .invalidPDU)] }
         let pdu: ATTPDU
         do throws(ATTDecodingError) {
             pdu = try ATTPDU(parsing: bytes)
@@ -58,9 +60,11 @@ extension ATTBearer {
         .send(ErrorResponse(requestOpcode: request, handle: handle, errorCode: code).encoded())
     }
 
-    /// A command from the peer: served without an answer; one that is unknown or does not
-    /// decode is ignored (§3.3.1: the Command flag means no response, ever).
+    /// A command from the peer: served without an answer; one that is unknown, does not
+    /// decode or is longer than ATT_MTU is ignored (§3.3.1: the Command flag means no
+    /// response, ever).
     private func receiveCommand(_ bytes: ArraySlice<UInt8>) -> [Action] {
+        guard bytes.count <= mtu else { return [.dropped(.pduTooLong(length: bytes.count, mtu: mtu))] }
         do throws(ATTDecodingError) {
             return [.serve(try ATTPDU(parsing: bytes))]
         } catch {

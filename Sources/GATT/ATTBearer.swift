@@ -41,8 +41,11 @@ import ATT
 ///   response).
 /// - Queues hold at most `queueLimit` requests and as many indications beyond the
 ///   outstanding ones; more throw `queueFull`.
-/// - Inbound PDUs are not measured against ATT_MTU: L2CAP already bounds the frame, and
-///   a value that arrived whole is more use than an error.
+/// - A request longer than ATT_MTU gets Invalid PDU with handle 0x0000 and a command that
+///   long is dropped (§3.2.8: ATT_MTU is the most either side may send; a peer that
+///   ignores it is not served). Notifications, indications and responses are not
+///   measured: they answer or inform this device, and a value that arrived whole is
+///   more use than an error.
 public struct ATTBearer: Sendable {
     /// Names a request or indication in the actions that answer it; the caller picks
     /// them. An integer rather than a generic parameter: the host calls the bearer from

@@ -6,7 +6,8 @@ import ATT
 /// Outstanding work fails with `timedOut`, `bearerClosed`, `disconnected`,
 /// `malformedResponse` or `pduTooLong`; the outbound calls throw the misuse cases
 /// (`pduTooLong`, `queueFull`, `mtuAlreadyExchanged`, `notARequest`, …); `dropped` actions
-/// carry `unexpectedResponse`, `malformedPDU` and `requestBeforeResponse` for the log.
+/// carry `unexpectedResponse`, `malformedPDU`, `requestBeforeResponse` and `pduTooLong`
+/// (a command longer than ATT_MTU) for the log.
 public enum ATTBearerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The peer did not answer our request (or confirm our indication) within the
     /// transaction timeout. The bearer is closed (Core 5.4 Vol 3 Part F §3.3.3).

@@ -26,9 +26,17 @@ extension Controller {
     /// Resets the controller and reads what the host needs: version, supported
     /// commands and features, public address and ACL buffer sizes; sets the event masks
     /// and a static random address; starts ACL flow control. Every step that fails
-    /// throws an error naming its command.
+    /// throws an error naming its command. From then on a Hardware Error event makes the
+    /// host reset the controller and run this sequence again (`recoveries()`).
     public func start(randomAddress: BluetoothAddress? = nil) async throws(HCIError) -> ControllerInfo {
         _ = try await send(Reset(), timeout: .seconds(5))
+        let info = try await initialize(randomAddress: randomAddress)
+        await installRecovery()
+        return info
+    }
+
+    /// The start-up sequence after HCI_Reset.
+    func initialize(randomAddress: BluetoothAddress?) async throws(HCIError) -> ControllerInfo {
         let version = try await send(ReadLocalVersionInformation())
         let commands = try await send(ReadLocalSupportedCommands()).supportedCommands
         let publicAddress = try await send(ReadBDADDR()).address

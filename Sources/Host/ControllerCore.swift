@@ -26,7 +26,7 @@ final class ControllerCore {
     private var eventListeners: [Int: AsyncStream<HCIEvent>.Continuation] = [:]
     var nextListener = 0
     /// Live connections by handle.
-    private(set) var connections: [UInt16: ConnectionState] = [:]
+    var connections: [UInt16: ConnectionState] = [:]
     /// The ATT bearer of each connection.
     private(set) var links: [UInt16: AttributeLink] = [:]
     /// The GATT server every connection's peer may query (GAP and GATT services at
@@ -51,6 +51,11 @@ final class ControllerCore {
     var packetObserver: ((HCIPacket, _ outbound: Bool) -> Void)?
     /// Reasons inbound ACL was dropped, most recent last (bounded), for diagnostics.
     private(set) var droppedFrames: [L2CAPRecombiner.DropReason] = []
+    /// Restarts the controller after a Hardware Error; installed by `Controller.start()`
+    /// (a controller nobody started is left for its user to reset). Called on the loop
+    /// once the host's HCI_Reset is answered, with its failure if it failed.
+    var recovery: (@Sendable (_ code: UInt8, _ resetFailure: HCIError?) -> Void)?
+    var recoveryListeners: [Int: AsyncStream<ControllerRecovery>.Continuation] = [:]
 
     init(transport: any HCITransport) {
         self.transport = transport
@@ -209,6 +214,8 @@ final class ControllerCore {
                 connections[established.handle] = ConnectionState(handle: established.handle, role: established.role, peerAddress: established.peer)
                 attach(established.handle, peer: established.peer)
             }
+        case let .hardwareError(failure):
+            hardwareError(failure.hardwareCode)
         case let .disconnectionComplete(disconnection):
             connections[disconnection.connectionHandle] = nil
             recombiner.reset(handle: disconnection.connectionHandle)
@@ -295,12 +302,22 @@ final class ControllerCore {
     /// How many scans are running; the controller scans while this is above zero.
     private var scanUsers = 0
 
+    /// The commands that started the running scans, to start them again after a
+    /// controller reset.
+    private var scanStart: [HCICommandPacket] = []
+
     /// A scan begins: the first one starts the controller scanning. Jobs reach the loop
     /// in order, so a stop for an ended scan can never overtake the start of the next.
     func beginScan(_ start: [HCICommandPacket], completion: @escaping @Sendable (HCIError?) -> Void) {
         scanUsers += 1
         guard scanUsers == 1 else { return completion(nil) }
+        scanStart = start
         sendInOrder(start[...], completion: completion)
+    }
+
+    /// The controller was reset under running scans: they scan again.
+    func resumeScanning() {
+        if scanUsers > 0 { sendInOrder(scanStart[...]) { _ in } }
     }
 
     /// A scan ends: the last one stops the controller scanning.
@@ -346,9 +363,9 @@ final class ControllerCore {
 
     /// The connection is gone: everything pending on its bearer fails with the reason,
     /// the server forgets its state (keeping bonded peers'), listeners hear of it.
-    private func detach(_ handle: UInt16, reason: HCIStatus) {
+    func detach(_ handle: UInt16, reason: HCIStatus, cause: ATTBearerError.DisconnectReason? = nil) {
         guard let link = links.removeValue(forKey: handle) else { return }
-        let cause = ATTBearerError.DisconnectReason(code: reason.rawValue, name: reason.name)
+        let cause = cause ?? ATTBearerError.DisconnectReason(code: reason.rawValue, name: reason.name)
         perform(link.bearer.close(reason: cause), on: link)
         link.client.close(with: .disconnected(cause))
         gattServer?.disconnect(link.connectionID)
@@ -464,6 +481,9 @@ final class ControllerCore {
         eventListeners.removeAll()
         for listener in peripheralListeners.values { listener.finish() }
         peripheralListeners.removeAll()
+        for listener in recoveryListeners.values { listener.finish() }
+        recoveryListeners.removeAll()
+        recovery = nil
         transport.close()
     }
 }

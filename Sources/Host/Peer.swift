@@ -121,6 +121,9 @@ public final class Peer: Sendable {
         guard await controller.perform(orElse: false, { core in core.mtu(of: handle) != nil }) else { return nil }
         for await event in events {
             if case let .disconnectionComplete(d) = event, d.connectionHandle == handle { return d.reason }
+            // The host resets a failed controller, which ends every link without a
+            // Disconnection Complete (Core 5.4 Vol 4 Part E §7.7.16).
+            if case .hardwareError = event { return .hardwareFailure }
         }
         return nil
     }

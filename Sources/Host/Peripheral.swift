@@ -123,6 +123,7 @@ public final class Peripheral: Sendable {
                     switch event {
                     case let .connected(handle, _): advertiser.connected(handle)
                     case let .disconnected(handle, _): advertiser.disconnected(handle)
+                    case let .controllerRecovery(recovery): advertiser.recovery(recovery)
                     default: break
                     }
                 }

@@ -40,6 +40,12 @@ final class PeripheralAdvertiser: Sendable {
         var wanted: Advertisement?
         var isAdvertising = false
         var connections: Set<UInt16> = []
+        /// A hardware error struck and the controller is being restarted: nothing may be
+        /// sent to it until the start-up sequence has run again.
+        var recovering = false
+        /// Advertising was on when the hardware error struck: it resumes after the restart
+        /// whatever the policy (the policy governs restarts after connections).
+        var advertisingBeforeFailure = false
         /// The last operation enqueued; the next one waits for it.
         var tail: Task<Void, Never>?
     }
@@ -119,10 +125,38 @@ final class PeripheralAdvertiser: Sendable {
         }
     }
 
-    private func resumeIfWanted() async {
+    /// The controller failed and is being restarted (`ControllerRecovery`): its
+    /// advertising and links are gone; advertising starts again once it is back.
+    func recovery(_ recovery: ControllerRecovery) {
+        enqueue { [self] in
+            switch recovery {
+            case .hardwareError:
+                state.withLock { s in
+                    s.advertisingBeforeFailure = s.advertisingBeforeFailure || s.isAdvertising
+                    s.recovering = true
+                    s.isAdvertising = false
+                    s.connections.removeAll()
+                }
+            case .restarted:
+                let wasAdvertising = state.withLock { s in
+                    defer { s.recovering = false; s.advertisingBeforeFailure = false }
+                    return s.advertisingBeforeFailure
+                }
+                await resumeIfWanted(evenIfPolicyIsOff: wasAdvertising)
+            case .restartFailed:
+                state.withLock { s in
+                    s.recovering = false
+                    s.advertisingBeforeFailure = false
+                }
+            }
+        }
+    }
+
+    private func resumeIfWanted(evenIfPolicyIsOff: Bool = false) async {
         let wanted: Advertisement? = state.withLock { s in
-            guard case let .upTo(limit) = policy, !s.isAdvertising, s.connections.count < limit else { return nil }
-            return s.wanted
+            guard !s.recovering, !s.isAdvertising else { return nil }
+            if case let .upTo(limit) = policy, s.connections.count < limit { return s.wanted }
+            return evenIfPolicyIsOff ? s.wanted : nil
         }
         guard let wanted else { return }
         do throws(HCIError) {

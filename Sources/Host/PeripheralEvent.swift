@@ -24,4 +24,8 @@ public enum PeripheralEvent: Sendable {
     /// Advertising should have resumed, but the controller refused (it may take no more
     /// connections while advertising); the next disconnection tries again.
     case advertisingFailed(HCIError)
+    /// The controller reported a hardware error, and the host reset and restarted it
+    /// (`ControllerRecovery`). Links end with `.disconnected(_, .hardwareFailure)` after
+    /// `.hardwareError`; advertising resumes after `.restarted` if it was on.
+    case controllerRecovery(ControllerRecovery)
 }

@@ -54,6 +54,10 @@ public struct L2CAPRecombiner: Sendable {
     /// How many handles have a frame in progress.
     public var pendingCount: Int { partials.count }
 
+    /// Octets of partial frames held, all handles together. Each partial frame's storage
+    /// is its announced length, never above `maximumPayloadLength`.
+    public var bufferedByteCount: Int { partials.values.reduce(0) { $0 + $1.bytes.count } }
+
     /// Forgets a connection's partial frame (on disconnection).
     public mutating func reset(handle: UInt16) {
         partials[handle] = nil

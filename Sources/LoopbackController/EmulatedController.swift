@@ -43,6 +43,17 @@ struct EmulatedController: Sendable {
     var buffersInUse = 0
     /// Connection handle → connection id, for this controller's side of each link.
     var handles: [UInt16: Int] = [:]
+    /// What a test configured and can observe; HCI_Reset keeps it.
+    var harness = Harness()
+
+    /// Faults a test gives this controller, and what it counts for the test to check.
+    struct Harness: Sendable {
+        /// Commands taken and never answered (as Bumble does with LE Set PHY, BENCH.md
+        /// quirk 1): the host's command credit stays spent until its timeout.
+        var unanswered: Set<HCIOpcode> = []
+        /// Commands received from the host, by opcode (unanswered ones included).
+        var commandCounts: [HCIOpcode: Int] = [:]
+    }
 
     init(publicAddress: BluetoothAddress) {
         self.publicAddress = publicAddress
@@ -67,13 +78,14 @@ struct EmulatedController: Sendable {
     /// What HCI_Reset leaves: no advertising, scanning, initiating, addresses or data.
     /// Connections are ended by the link, which owns both sides of each.
     mutating func reset() {
-        self = EmulatedController(publicAddress: publicAddress, wakeDescriptor: wakeDescriptor, inbox: inbox)
+        self = EmulatedController(publicAddress: publicAddress, wakeDescriptor: wakeDescriptor, inbox: inbox, harness: harness)
     }
 
-    private init(publicAddress: BluetoothAddress, wakeDescriptor: Int32?, inbox: [Delivery]) {
+    private init(publicAddress: BluetoothAddress, wakeDescriptor: Int32?, inbox: [Delivery], harness: Harness) {
         self.publicAddress = publicAddress
         self.wakeDescriptor = wakeDescriptor
         self.inbox = inbox
+        self.harness = harness
     }
 }
 

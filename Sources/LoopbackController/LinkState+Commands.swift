@@ -26,6 +26,8 @@ extension LinkState {
 
     mutating func execute(_ command: HCICommandPacket, from index: Int) {
         let p = command.parameters
+        controllers[index].harness.commandCounts[command.opcode, default: 0] += 1
+        if controllers[index].harness.unanswered.contains(command.opcode) { return }
         switch command.opcode {
         case Reset.opcode:
             dropLinks(of: index, peerReason: .connectionTimeout)

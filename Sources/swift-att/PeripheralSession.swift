@@ -248,8 +248,28 @@ final class PeripheralSession {
         case let .advertisingFailed(error):
             report.emit("could not advertise again: \(error)",
                         ["event": "advertising-failed", "error": .string(error.description)])
+        case let .controllerRecovery(recovery):
+            try await controllerRecovery(recovery)
         }
         return nil
+    }
+
+    /// The controller failed (Hardware Error) and the host resets it: said plainly, and
+    /// the command fails if the controller cannot be restarted.
+    private func controllerRecovery(_ recovery: ControllerRecovery) async throws(CommandError) {
+        switch recovery {
+        case let .hardwareError(code):
+            let hex = "0x" + (code < 0x10 ? "0" : "") + String(code, radix: 16)
+            report.emit("the controller reported hardware error \(hex): its links are lost; resetting it",
+                        ["event": "hardware-error", "code": .integer(Int(code))])
+        case .restarted:
+            report.emit("the controller was reset and works again", ["event": "controller-restarted"])
+        case let .restartFailed(error):
+            report.emit("the controller could not be restarted: \(error)",
+                        ["event": "controller-restart-failed", "error": .string(error.description)])
+            if case let .running(peripheral) = state { await peripheral.close() }
+            throw .failure("the controller reported a hardware error and could not be restarted: \(error)")
+        }
     }
 
     private func subscriptionChanged(_ change: GATTSubscriptionChange) async {

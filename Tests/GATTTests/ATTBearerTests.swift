@@ -167,6 +167,22 @@ enum ATTBearerFixture {
         #expect(bearer.receive(write, now: F.t0) == [.send([0x01, 0x12, 0x34, 0x12, 0x0D])])
     }
 
+    /// §3.2.8: a request longer than ATT_MTU (23 here: no exchange) gets Invalid PDU,
+    /// and is not served; one of exactly ATT_MTU is.
+    @Test func requestLongerThanATTMTUGetsInvalidPDU() {
+        var bearer = F.Bearer()
+        let write: [UInt8] = [0x12, 0x03, 0x00] + Array(repeating: 0xAA, count: 21)
+        #expect(bearer.receive(write, now: F.t0) == [.send([0x01, 0x12, 0x00, 0x00, 0x04])])
+        let fits = Array(write.dropLast())
+        guard case .serve? = bearer.receive(fits, now: F.t0).first else { Issue.record("a 23-octet request was not served"); return }
+    }
+
+    @Test func commandLongerThanATTMTUIsDropped() {
+        var bearer = F.Bearer()
+        let command: [UInt8] = [0x52, 0x03, 0x00] + Array(repeating: 0xAA, count: 21)
+        #expect(bearer.receive(command, now: F.t0) == [.dropped(.pduTooLong(length: 24, mtu: 23))])
+    }
+
     @Test func emptyPDUIsDropped() {
         var bearer = F.Bearer()
         #expect(bearer.receive([], now: F.t0) == [.dropped(.malformedPDU(.empty))])

@@ -141,6 +141,10 @@ struct GATTServerQueuedWriteTests {
             Exchange(name: "3 more: over 20", request: "16 0300 1200 000000", response: "01 16 0300 09"),
             Exchange(name: "2 more: exactly 20", request: "16 0300 1200 0000", response: "17 0300 1200 0000"),
         ])
+        #expect(byOctets.prepareQueueUsage(of: 1) == .init(writes: 2, octets: 20))
+        #expect(byOctets.prepareQueueUsage(of: 2) == nil, "not connected")
+        #expect(try byOctets.respond("18 00") == "19")
+        #expect(byOctets.prepareQueueUsage(of: 1) == .init(writes: 0, octets: 0))
     }
 
     @Test("each connection has its own queue")

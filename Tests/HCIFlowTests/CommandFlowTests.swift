@@ -108,6 +108,43 @@ import Testing
         #expect(flow.cancelAll().sorted() == [1, 2, 3, 4])
         #expect(flow.inFlightCount == 0 && flow.waitingCount == 0)
     }
+
+    /// A hardware error (Core 5.4 Vol 4 Part E §7.7.16): everything pending fails, a
+    /// credit is granted for the host's Reset even though the failed command kept the
+    /// only one, and the failed command's late answer does not complete the Reset.
+    @Test func restartFailsEverythingAndGrantsACreditForReset() {
+        var flow = HCICommandFlow<Int>()
+        _ = flow.submit(Self.readAddress, token: 1, timeout: .seconds(30), now: Self.t0)
+        _ = flow.submit(Self.readAddress, token: 2, timeout: .seconds(30), now: Self.t0)
+        #expect(flow.credits == 0)
+        #expect(flow.restart() == [1, 2])
+        #expect(flow.inFlightCount == 0 && flow.waitingCount == 0 && flow.credits == 1)
+        #expect(flow.submit(Self.reset, token: 3, timeout: .seconds(5), now: Self.t0) == [Self.reset])
+        _ = flow.submit(Self.readAddress, token: 4, timeout: .seconds(1), now: Self.t0)
+        // The failed Read BD_ADDR answered late: absorbed, but its credit releases the next.
+        let (late, next) = flow.receive(Self.complete(Self.readAddress), now: Self.t0)
+        #expect(late.isEmpty && next == [Self.readAddress])
+        let (reset, _) = flow.receive(Self.complete(Self.reset), now: Self.t0)
+        guard case let .complete(token, _)? = reset.first else { Issue.record("Reset not completed: \(reset)"); return }
+        #expect(token == 3)
+        let (read, _) = flow.receive(Self.complete(Self.readAddress), now: Self.t0)
+        guard case let .complete(token, _)? = read.first else { Issue.record("Read BD_ADDR not completed: \(read)"); return }
+        #expect(token == 4)
+    }
+
+    /// Reset's Command Complete ends the debts of timed-out commands: after it, an
+    /// answer with a timed-out command's opcode belongs to a new command.
+    @Test func resetForgivesAbandonedCommands() {
+        var flow = HCICommandFlow<Int>()
+        _ = flow.submit(Self.readAddress, token: 1, timeout: .seconds(1), now: Self.t0)
+        _ = flow.expire(now: Self.t0 + .seconds(2))
+        _ = flow.submit(Self.reset, token: 2, timeout: .seconds(1), now: Self.t0)
+        _ = flow.receive(Self.complete(Self.reset), now: Self.t0)
+        _ = flow.submit(Self.readAddress, token: 3, timeout: .seconds(1), now: Self.t0)
+        let (outcomes, _) = flow.receive(Self.complete(Self.readAddress), now: Self.t0)
+        guard case let .complete(token, _)? = outcomes.first else { Issue.record("not completed: \(outcomes)"); return }
+        #expect(token == 3)
+    }
 }
 
 @Suite struct ACLFlowTests {

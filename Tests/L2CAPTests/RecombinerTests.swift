@@ -29,6 +29,23 @@ import Testing
         }
     }
 
+    /// What partial frames hold is counted, per handle, and freed when they complete,
+    /// are dropped or their link goes; a frame longer than the limit holds nothing.
+    @Test func bufferedOctetsAreCountedAndFreed() {
+        var r = L2CAPRecombiner(maximumPayloadLength: 100)
+        _ = r.push(Self.packet(1, .firstNonFlushable, Array(Self.frame(payload: Array(repeating: 1, count: 100)).prefix(30))))
+        _ = r.push(Self.packet(2, .firstNonFlushable, Array(Self.frame(payload: Array(repeating: 2, count: 50)).prefix(14))))
+        #expect(r.pendingCount == 2 && r.bufferedByteCount == 26 + 10)
+        let whole = r.push(Self.packet(1, .continuing, Array(repeating: 1, count: 74)))
+        #expect(whole.frame?.payload.count == 100)
+        #expect(r.pendingCount == 1 && r.bufferedByteCount == 10)
+        r.reset(handle: 2)
+        #expect(r.pendingCount == 0 && r.bufferedByteCount == 0)
+        let tooLong = r.push(Self.packet(3, .firstNonFlushable, [0xFF, 0xFF, 0x04, 0x00, 0x0A]))
+        #expect(tooLong.dropped == .frameTooLong(handle: 3, length: 0xFFFF, limit: 100))
+        #expect(r.pendingCount == 0 && r.bufferedByteCount == 0)
+    }
+
     /// A frame cut at every possible position into two fragments reassembles.
     @Test func everySplitReassembles() {
         let payload = (0..<60).map { UInt8($0) }

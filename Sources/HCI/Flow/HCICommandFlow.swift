@@ -66,6 +66,9 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
         switch event {
         case let .commandComplete(complete):
             credits = Int(complete.numHCICommandPackets)
+            // Reset ends every earlier command (Core 5.4 Vol 4 Part E §7.3.2): their
+            // answers, if any, came before this one; none is owed any more.
+            if complete.commandOpcode == Reset.opcode { abandoned.removeAll() }
             if let token = settle(complete.commandOpcode) { outcomes.append(.complete(token, complete)) }
         case let .commandStatus(status):
             credits = Int(status.numHCICommandPackets)
@@ -95,6 +98,17 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
         inFlight.removeAll()
         waiting.removeAll()
         waitingStart = 0
+        return tokens
+    }
+
+    /// The controller reported a hardware error and the host is about to reset it
+    /// (Core 5.4 Vol 4 Part E §7.7.16): every pending command fails (returned here), a
+    /// late answer to one in flight is absorbed, and one credit is granted so that the
+    /// host's HCI_Reset goes out even if the failed controller kept them all.
+    public mutating func restart() -> [Token] {
+        for entry in inFlight { abandoned[entry.opcode, default: 0] += 1 }
+        let tokens = cancelAll()
+        credits = 1
         return tokens
     }
 
