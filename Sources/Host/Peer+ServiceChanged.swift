@@ -28,7 +28,9 @@ extension Peer {
             return !state.watchingServiceChanged
         }
         guard first else { return }
-        let indications = values(of: nil)
+        // Only this handle's values: a listener for all of them would take (and wake for)
+        // every notification the application streams.
+        let indications = values(of: handle)
         Task { [self] in
             do {
                 for try await value in indications where value.isIndication {
