@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// Host-to-controller ACL flow control: send only while the controller has a free data
 /// buffer, count buffers per connection, and give them back on Number Of Completed
 /// Packets. Core 5.4 Vol 4 Part E §4.1.1.
@@ -13,7 +15,7 @@ public struct ACLFlow: Sendable {
     /// Buffers not occupied by packets the controller has not yet reported done.
     public private(set) var available: Int
     var inFlight: [UInt16: Int] = [:]
-    var queues: [UInt16: ACLPacketQueue] = [:]
+    var queues: [UInt16: FIFOQueue<ACLDataPacket>] = [:]
     var order: [UInt16] = []
     var turn = 0
 
@@ -36,7 +38,7 @@ public struct ACLFlow: Sendable {
     public mutating func enqueue(_ packets: [ACLDataPacket], on handle: UInt16) {
         guard !packets.isEmpty else { return }
         if queues[handle] == nil { order.append(handle) }
-        queues[handle, default: ACLPacketQueue()].append(contentsOf: packets)
+        queues[handle, default: FIFOQueue<ACLDataPacket>()].append(contentsOf: packets)
     }
 
     /// The packets that may be sent now, taking connections in turn.

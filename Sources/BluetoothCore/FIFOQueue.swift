@@ -1,0 +1,50 @@
+/// A first-in, first-out queue whose removal from the front is O(1): a start index
+/// moves instead of every element behind it, and the storage is compacted once the
+/// taken part outweighs the rest, so a queue that never quite empties (a steady stream
+/// of packets or indications) does not keep growing its array.
+///
+/// For the host's queues (ACL packets waiting for controller buffers, ATT requests and
+/// indications waiting their turn). Inlinable, so that the layers using it get it
+/// specialized for their element type rather than running it generically.
+@frozen
+public struct FIFOQueue<Element> {
+    @usableFromInline var elements: [Element] = []
+    @usableFromInline var start = 0
+
+    @inlinable public init() {}
+
+    @inlinable public var count: Int { elements.count - start }
+    @inlinable public var isEmpty: Bool { start == elements.count }
+
+    @inlinable public mutating func append(_ element: Element) {
+        elements.append(element)
+    }
+
+    @inlinable public mutating func append(contentsOf newElements: some Sequence<Element>) {
+        elements.append(contentsOf: newElements)
+    }
+
+    @inlinable public mutating func popFirst() -> Element? {
+        guard start < elements.count else { return nil }
+        let first = elements[start]
+        start += 1
+        if start == elements.count {
+            elements.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start >= 32, start * 2 >= elements.count {
+            elements.removeFirst(start)
+            start = 0
+        }
+        return first
+    }
+
+    /// Empties the queue, returning what it held in order.
+    @inlinable public mutating func removeAll() -> ArraySlice<Element> {
+        let remaining = elements[start...]
+        elements = []
+        start = 0
+        return remaining
+    }
+}
+
+extension FIFOQueue: Sendable where Element: Sendable {}
