@@ -3,6 +3,13 @@
 /// Accepts `0a0300`, `0A 03 00`, `0a:03:00` and a leading `0x`: the forms that
 /// btmon, Wireshark and nRF Connect print, so a user can paste any of them.
 public enum Hex {
+    /// `0x002a`: how swift-att prints an attribute or connection handle in messages,
+    /// trees and errors (four lower-case digits, as btmon and Wireshark show them).
+    public static func handle(_ handle: UInt16) -> String {
+        let digits = String(handle, radix: 16)
+        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
     /// Why a hex string did not decode, with the character position (0-based) at fault.
     public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidCharacter(Character, position: Int)

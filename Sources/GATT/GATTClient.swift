@@ -96,12 +96,6 @@ public enum GATTClient {
         }
     }
 
-    /// `0x002a`: how descriptions print handles.
-    static func hex(_ handle: UInt16) -> String {
-        let digits = String(handle, radix: 16)
-        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
-    }
-
     /// A UUID in the form a server stores a service UUID and a characteristic type: 16
     /// bits when it has a 16-bit alias, else 128 bits (ATT carries no 32-bit UUIDs,
     /// Part G §2.5.4). Find By Type Value compares bytes, so the request must match it.

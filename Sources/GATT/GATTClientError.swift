@@ -75,28 +75,28 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
             case let .emptyList(opcode):
                 return "\(Self.name(opcode)) lists no entries"
             case let .handleOutOfOrder(opcode, handle, expected):
-                return "\(Self.name(opcode)) lists handle \(GATTClient.hex(handle)) where handles must be "
-                    + "\(GATTClient.hex(expected)) or later: entries must ascend"
+                return "\(Self.name(opcode)) lists handle \(Hex.handle(handle)) where handles must be "
+                    + "\(Hex.handle(expected)) or later: entries must ascend"
             case let .handleOutsideRange(opcode, handle, range):
-                return "\(Self.name(opcode)) lists handle \(GATTClient.hex(handle)) outside the requested "
-                    + "\(GATTClient.hex(range.lowerBound))–\(GATTClient.hex(range.upperBound))"
+                return "\(Self.name(opcode)) lists handle \(Hex.handle(handle)) outside the requested "
+                    + "\(Hex.handle(range.lowerBound))–\(Hex.handle(range.upperBound))"
             case let .invalidGroup(opcode, start, end):
-                return "\(Self.name(opcode)) gives the handle range \(GATTClient.hex(start))–\(GATTClient.hex(end)), "
+                return "\(Self.name(opcode)) gives the handle range \(Hex.handle(start))–\(Hex.handle(end)), "
                     + "which is empty or starts at 0x0000"
             case let .invalidValueLength(opcode, handle, length, expected):
                 let allowed = expected.map(String.init).joined(separator: " or ")
-                return "\(Self.name(opcode)) has a \(length)-octet value at \(GATTClient.hex(handle)); "
+                return "\(Self.name(opcode)) has a \(length)-octet value at \(Hex.handle(handle)); "
                     + "the spec allows \(allowed)"
             case let .lengthMismatch(opcode, expected, found):
                 return "\(Self.name(opcode)) holds \(found) octets; the values asked for add up to \(expected)"
             case let .tooManyValues(opcode, expected, found):
                 return "\(Self.name(opcode)) holds \(found) values for \(expected) handles"
             case let .valueExceedsLimit(handle, length):
-                return "the value at \(GATTClient.hex(handle)) reached \(length) octets, past the 512-octet "
+                return "the value at \(Hex.handle(handle)) reached \(length) octets, past the 512-octet "
                     + "attribute limit (Core 5.4 Vol 3 Part F §3.2.9)"
             case let .prepareWriteEchoMismatch(handle, offset, echoedHandle, echoedOffset):
-                return "the Prepare Write Response echoes handle \(GATTClient.hex(echoedHandle)) offset "
-                    + "\(echoedOffset) for a part sent to \(GATTClient.hex(handle)) offset \(offset)"
+                return "the Prepare Write Response echoes handle \(Hex.handle(echoedHandle)) offset "
+                    + "\(echoedOffset) for a part sent to \(Hex.handle(handle)) offset \(offset)"
             case let .tooManyRoundTrips(limit):
                 return "the server kept the procedure going past \(limit) requests, more than its database can need"
             }
@@ -125,7 +125,7 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case let .attributeError(code, handle, request):
-            let subject = handle == 0 ? "" : " for handle \(GATTClient.hex(handle))"
+            let subject = handle == 0 ? "" : " for handle \(Hex.handle(handle))"
             let advice = Self.advice(code)
             return "the peer refused \(request.name ?? request.description)\(subject): \(code)"
                 + (advice.isEmpty ? "" : "; \(advice)")
@@ -144,12 +144,12 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
             return "\(count) handles do not fit one request at this ATT_MTU (at most \(maximum)): "
                 + "read them in several requests"
         case let .reliableWriteEchoMismatch(handle, offset):
-            return "the peer echoed the reliable write part for \(GATTClient.hex(handle)) at offset \(offset) "
+            return "the peer echoed the reliable write part for \(Hex.handle(handle)) at offset \(offset) "
                 + "wrongly, so the writes were cancelled and nothing was written (Core 5.4 Vol 3 Part G §4.9.5): retry"
         case let .notSupported(what):
             return what
         case let .invalidHandleRange(range):
-            return "the handle range \(GATTClient.hex(range.lowerBound))–\(GATTClient.hex(range.upperBound)) "
+            return "the handle range \(Hex.handle(range.lowerBound))–\(Hex.handle(range.upperBound)) "
                 + "is invalid: handles start at 0x0001"
         case .timedOut:
             return "the peer did not answer within the ATT transaction timeout (Core 5.4 Vol 3 Part F §3.3.3); "

@@ -21,7 +21,7 @@ extension Peer {
         } else if characteristic.properties.contains(.indicate) {
             configuration = .indication
         } else {
-            throw .notSupported("characteristic \(characteristic.uuid) at \(Peer.hex(characteristic.valueHandle)) neither notifies nor indicates")
+            throw .notSupported("characteristic \(characteristic.uuid) at \(Hex.handle(characteristic.valueHandle)) neither notifies nor indicates")
         }
         let descriptor = try await clientConfigurationHandle(of: characteristic)
         let loop = controller.loop
@@ -80,7 +80,7 @@ extension Peer {
         if let known = database.clientConfigurationHandle(of: characteristic) { return known }
         let descriptors = try await discoverDescriptors(of: characteristic)
         guard let found = descriptors.first(where: { $0.uuid == GATTAttributeType.clientCharacteristicConfiguration }) else {
-            throw .notSupported("characteristic \(characteristic.uuid) at \(Peer.hex(characteristic.valueHandle)) has no Client Characteristic Configuration descriptor")
+            throw .notSupported("characteristic \(characteristic.uuid) at \(Hex.handle(characteristic.valueHandle)) has no Client Characteristic Configuration descriptor")
         }
         return found.handle
     }

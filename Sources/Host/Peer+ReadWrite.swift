@@ -75,10 +75,4 @@ extension Peer {
     public func reliableWrite(_ writes: [GATTClient.ReliableWrites.Write]) async throws(GATTClientError) {
         try await run { mtu in GATTClient.ReliableWrites(writes, mtu: mtu) }
     }
-
-    /// `0x002a`: how messages print handles.
-    static func hex(_ handle: UInt16) -> String {
-        let digits = String(handle, radix: 16)
-        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
-    }
 }

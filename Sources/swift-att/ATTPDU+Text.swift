@@ -9,7 +9,7 @@ extension ATTPDU {
         switch self {
         case let .errorResponse(p):
             t.field("Request opcode", ValueText.opcode(p.requestOpcode))
-            t.field("Handle", ValueText.handle(p.handle))
+            t.field("Handle", Hex.handle(p.handle))
             t.field("Error", ValueText.errorCode(p.errorCode))
         case let .exchangeMTURequest(p):
             t.field("Client RX MTU", "\(p.clientRxMTU)")
@@ -21,7 +21,7 @@ extension ATTPDU {
             t.field("Format", "\(ValueText.byte(p.format.rawValue)) (\(p.format == .uuid16 ? "16" : "128")-bit UUIDs)")
             t.field("Information data", Self.count(p.informationData.count))
             for info in p.informationData {
-                t.entry([ValueText.handle(info.handle), ValueText.uuid(info.uuid)])
+                t.entry([Hex.handle(info.handle), ValueText.uuid(info.uuid)])
             }
         case let .findByTypeValueRequest(p):
             let type = BluetoothUUID(p.attributeType)
@@ -46,19 +46,19 @@ extension ATTPDU {
             for data in p.attributeDataList {
                 var value = ValueText.bytes(data.value)
                 if let hint = ValueText.characteristicDeclaration(data.value) { value.append(hint) }
-                t.entry([ValueText.handle(data.handle), value[0]], more: Array(value.dropFirst()))
+                t.entry([Hex.handle(data.handle), value[0]], more: Array(value.dropFirst()))
             }
         case let .readRequest(p):
-            t.field("Handle", ValueText.handle(p.handle))
+            t.field("Handle", Hex.handle(p.handle))
         case let .readResponse(p):
             t.field("Value", ValueText.bytes(p.value))
         case let .readBlobRequest(p):
-            t.field("Handle", ValueText.handle(p.handle))
+            t.field("Handle", Hex.handle(p.handle))
             t.field("Value offset", "\(p.valueOffset)")
         case let .readBlobResponse(p):
             t.field("Value", ValueText.bytes(p.value))
         case let .readMultipleRequest(p):
-            t.field("Set of handles", p.setOfHandles.map(ValueText.handle).joined(separator: " "))
+            t.field("Set of handles", p.setOfHandles.map(Hex.handle).joined(separator: " "))
         case let .readMultipleResponse(p):
             t.field("Set of values", ValueText.bytes(p.setOfValues))
         case let .readByGroupTypeRequest(p):
@@ -91,7 +91,7 @@ extension ATTPDU {
         case let .handleValueIndication(p):
             Self.handleValue(p.handle, p.value, into: &t)
         case let .readMultipleVariableRequest(p):
-            t.field("Set of handles", p.setOfHandles.map(ValueText.handle).joined(separator: " "))
+            t.field("Set of handles", p.setOfHandles.map(Hex.handle).joined(separator: " "))
         case let .readMultipleVariableResponse(p):
             let tuples = Array(p.lengthValueTupleList)
             t.field("Length value tuple list", Self.count(tuples.count))
@@ -105,7 +105,7 @@ extension ATTPDU {
             t.field("Handle length value tuple list", Self.count(tuples.count))
             for tuple in tuples {
                 let value = ValueText.bytes(tuple.value)
-                t.entry([ValueText.handle(tuple.handle ?? 0), "length \(tuple.declaredLength)", value[0]],
+                t.entry([Hex.handle(tuple.handle ?? 0), "length \(tuple.declaredLength)", value[0]],
                         more: Array(value.dropFirst()))
             }
         case let .writeCommand(p):
@@ -121,12 +121,12 @@ extension ATTPDU {
     private static func count(_ n: Int) -> String { n == 1 ? "1 entry" : "\(n) entries" }
 
     private static func handleValue(_ handle: UInt16, _ value: ArraySlice<UInt8>, into t: inout FieldsText) {
-        t.field("Handle", ValueText.handle(handle))
+        t.field("Handle", Hex.handle(handle))
         t.field("Value", ValueText.bytes(value))
     }
 
     private static func preparedValue(_ p: some ATTPreparedValuePDU, into t: inout FieldsText) {
-        t.field("Handle", ValueText.handle(p.handle))
+        t.field("Handle", Hex.handle(p.handle))
         t.field("Value offset", "\(p.valueOffset)")
         t.field("Part value", ValueText.bytes(p.partAttributeValue))
     }

@@ -129,7 +129,7 @@ struct CentralActions {
 
     func emitValue(_ value: [UInt8], of characteristic: GATTClient.Characteristic, event: String) {
         let what = options.action == .read ? "" : "\(event) "
-        report.emit("\(what)\(CentralTree.label(characteristic.uuid)) (\(ValueText.handle(characteristic.valueHandle))): \(CentralValueText.text(value, uuid: characteristic.uuid))",
+        report.emit("\(what)\(CentralTree.label(characteristic.uuid)) (\(Hex.handle(characteristic.valueHandle))): \(CentralValueText.text(value, uuid: characteristic.uuid))",
                     .object([JSONMember("event", .string(event)), JSONMember("handle", .integer(Int(characteristic.valueHandle))),
                              JSONMember("uuid", .string(characteristic.uuid.description))]
                             + (CentralTree.name(characteristic.uuid).map { [JSONMember("name", .string($0))] } ?? [])

@@ -101,7 +101,7 @@ struct CentralConnector {
         let all = database.services.flatMap { $0.characteristics.map(\.characteristic) }
         if spec.lowercased().hasPrefix("0x"), let handle = UInt16(spec.dropFirst(2), radix: 16) {
             if let found = all.first(where: { $0.valueHandle == handle || $0.declarationHandle == handle }) { return found }
-            throw .input("no characteristic at handle \(spec) (value handles: \(all.map { ValueText.handle($0.valueHandle) }.joined(separator: ", ")))")
+            throw .input("no characteristic at handle \(spec) (value handles: \(all.map { Hex.handle($0.valueHandle) }.joined(separator: ", ")))")
         }
         guard let uuid = BluetoothUUID(spec) else {
             throw .usage("'\(spec)' is neither a characteristic UUID (2A37, 713d0003-503e-4c75-ba94-3148f18d941e) nor a handle (0x0012)")

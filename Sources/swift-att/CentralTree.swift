@@ -38,14 +38,14 @@ enum CentralTree {
                 let last = c == record.characteristics.count - 1
                 let branch = last ? "└─" : "├─"
                 let stem = last ? "   " : "│  "
-                var line = "\(branch) \(label(characteristic.uuid))  [\(properties(characteristic.properties).joined(separator: ", "))]  value \(ValueText.handle(characteristic.valueHandle))"
+                var line = "\(branch) \(label(characteristic.uuid))  [\(properties(characteristic.properties).joined(separator: ", "))]  value \(Hex.handle(characteristic.valueHandle))"
                 if let value = values[characteristic.valueHandle] {
                     line += "  = \(CentralValueText.text(value, uuid: characteristic.uuid, compact: true))"
                 }
                 lines.append(line)
                 for (d, descriptor) in characteristicRecord.descriptors.enumerated() {
                     let twig = d == characteristicRecord.descriptors.count - 1 ? "└─" : "├─"
-                    var line = "\(stem)\(twig) \(label(descriptor.uuid))  \(ValueText.handle(descriptor.handle))"
+                    var line = "\(stem)\(twig) \(label(descriptor.uuid))  \(Hex.handle(descriptor.handle))"
                     if let value = values[descriptor.handle] { line += "  = \(ValueText.bytes(value[...]).joined(separator: "  "))" }
                     lines.append(line)
                 }

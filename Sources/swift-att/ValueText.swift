@@ -1,4 +1,5 @@
 import ATT
+import BluetoothCore
 
 /// How one field reads in the human form: handles as btmon prints them (`0x000d`), UUIDs
 /// with their assigned names, values as hex with their ASCII when all of it is printable.
@@ -6,9 +7,7 @@ enum ValueText {
     /// Bytes per line of hex before a value wraps.
     static let bytesPerLine = 32
 
-    static func handle(_ h: UInt16) -> String { "0x" + hex(h, digits: 4) }
-
-    static func handleRange(_ start: UInt16, _ end: UInt16) -> String { "\(handle(start))-\(handle(end))" }
+    static func handleRange(_ start: UInt16, _ end: UInt16) -> String { "\(Hex.handle(start))-\(Hex.handle(end))" }
 
     static func byte(_ b: UInt8) -> String { "0x" + hex(b, digits: 2) }
 
@@ -75,7 +74,7 @@ enum ValueText {
               let uuid = BluetoothUUID(littleEndianBytes: value.bytes(from: 3)) else { return nil }
         let properties = value.byte(at: 0)
         return "characteristic: properties \(byte(properties)) (\(propertyNames(properties))), "
-            + "value handle \(handle(value.littleEndianUInt16(at: 1))), UUID \(self.uuid(uuid))"
+            + "value handle \(Hex.handle(value.littleEndianUInt16(at: 1))), UUID \(self.uuid(uuid))"
     }
 
     /// The Characteristic Properties bits (Core 5.4 Vol 3 Part G §3.3.1.1), in order.

@@ -4,6 +4,13 @@ import Testing
 /// Hex: the text forms of bytes that btmon, Wireshark and nRF Connect print.
 @Suite("Hex")
 struct HexTests {
+    @Test("handles print as four lower-case digits after 0x")
+    func handles() {
+        #expect(Hex.handle(0x0000) == "0x0000")
+        #expect(Hex.handle(0x002A) == "0x002a")
+        #expect(Hex.handle(0xFFFF) == "0xffff")
+    }
+
     @Test("decodes the forms people paste", arguments: [
         ("0a0300", [UInt8]([0x0A, 0x03, 0x00])),
         ("0A0300", [0x0A, 0x03, 0x00]),
