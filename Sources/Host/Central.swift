@@ -102,8 +102,9 @@ public final class Central: Sendable {
     }
 
     /// Connects to `address`. If the link is not up within `timeout` the attempt is
-    /// cancelled (LE Create Connection Cancel) and `.timedOut` is thrown; a controller
-    /// that rejects the attempt throws its status. With `exchangeMTU` (the default) the
+    /// cancelled (LE Create Connection Cancel) and `.timedOut` is thrown; so is it when the
+    /// calling task is cancelled (then `.cancelled`). A controller that rejects the
+    /// attempt throws its status. With `exchangeMTU` (the default) the
     /// link's ATT_MTU is negotiated before this returns.
     public func connect(_ address: BluetoothAddress, timeout: Duration = .seconds(10),
                         parameters: LEConnectionParameters = .init(intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 400),
@@ -116,34 +117,22 @@ public final class Central: Sendable {
             throw .controller(error)
         }
         let controller = self.controller
-        let outcome: Result<UInt16, CentralError>? = await withTaskGroup(of: Result<UInt16, CentralError>?.self) { group in
-            group.addTask {
-                for await event in events {
-                    guard case let .leMeta(meta) = event else { continue }
-                    switch meta {
-                    case let .connectionComplete(c) where c.peerAddress == address || !c.status.isSuccess:
-                        return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
-                    case let .enhancedConnectionComplete(c) where c.peerAddress == address || !c.status.isSuccess:
-                        return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
-                    case let .enhancedConnectionCompleteV2(v2) where v2.connection.peerAddress == address || !v2.connection.status.isSuccess:
-                        let c = v2.connection
-                        return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
-                    default:
-                        continue
-                    }
-                }
+        let outcome = await Controller.awaitEvent(in: events, within: timeout) { event -> Result<UInt16, CentralError>? in
+            guard case let .leMeta(meta) = event else { return nil }
+            switch meta {
+            case let .connectionComplete(c) where c.peerAddress == address || !c.status.isSuccess:
+                return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
+            case let .enhancedConnectionComplete(c) where c.peerAddress == address || !c.status.isSuccess:
+                return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
+            case let .enhancedConnectionCompleteV2(v2) where v2.connection.peerAddress == address || !v2.connection.status.isSuccess:
+                let c = v2.connection
+                return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
+            default:
                 return nil
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(.timedOut(timeout))
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
         switch outcome {
-        case let .success(handle)?:
+        case let .found(.success(handle)):
             let peer = Peer(controller: controller, handle: handle, address: address)
             if exchangeMTU {
                 // As CoreBluetooth does: the largest ATT_MTU both sides allow, at once.
@@ -154,10 +143,17 @@ public final class Central: Sendable {
                 }
             }
             return peer
-        case let .failure(error)?:
-            if case .timedOut = error { try? await controller.cancelConnection() }
+        case let .found(.failure(error)):
             throw error
-        case nil:
+        case .timedOut:
+            try? await controller.cancelConnection()
+            throw .timedOut(timeout)
+        case .cancelled:
+            // The controller would go on trying to connect: stop it (Core 5.4 Vol 4
+            // Part E §7.8.13), as CoreBluetooth's cancelPeripheralConnection does.
+            try? await controller.cancelConnection()
+            throw .cancelled
+        case .ended:
             throw .controller(.closed)
         }
     }
@@ -176,6 +172,8 @@ public enum CentralError: Error, Hashable, Sendable, CustomStringConvertible {
     case controller(HCIError)
     case connectionFailed(HCIStatus)
     case timedOut(Duration)
+    /// The task waiting for the connection was cancelled; the attempt was cancelled too.
+    case cancelled
     /// A GATT procedure the call ran failed.
     case gatt(GATTClientError)
 
@@ -185,6 +183,7 @@ public enum CentralError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .controller(error): return error.description
         case let .connectionFailed(status): return "connection failed: \(status)"
         case let .timedOut(duration): return "timed out after \(duration)"
+        case .cancelled: return "cancelled before the connection was made"
         }
     }
 }

@@ -2,27 +2,50 @@ import HCI
 import Synchronization
 
 extension Controller {
-    /// The first value `match` finds in `events` within `timeout`, or `nil` (timed out,
-    /// or the controller closed). Subscribe with `events()` before sending the command
-    /// whose event this waits for, so it cannot be missed.
-    static func firstEvent<T: Sendable>(
+    /// How waiting for an event ended.
+    enum EventWait<T: Sendable>: Sendable {
+        case found(T)
+        /// `timeout` passed first.
+        case timedOut
+        /// The waiting task was cancelled.
+        case cancelled
+        /// The event stream finished: the controller closed.
+        case ended
+    }
+
+    /// The first value `match` finds in `events` within `timeout`, or why there was
+    /// none. Subscribe with `events()` before sending the command whose event this waits
+    /// for, so it cannot be missed.
+    static func awaitEvent<T: Sendable>(
         in events: AsyncStream<HCIEvent>, within timeout: Duration, _ match: @escaping @Sendable (HCIEvent) -> T?
-    ) async -> T? {
-        await withTaskGroup(of: T?.self) { group in
+    ) async -> EventWait<T> {
+        await withTaskGroup(of: EventWait<T>.self) { group in
             group.addTask {
                 for await event in events {
-                    if let found = match(event) { return found }
+                    if let found = match(event) { return .found(found) }
                 }
-                return nil
+                return Task.isCancelled ? .cancelled : .ended
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
+                do {
+                    try await Task.sleep(for: timeout)
+                    return .timedOut
+                } catch {
+                    return .cancelled
+                }
             }
-            let first = await group.next() ?? nil
+            let first = await group.next() ?? .cancelled
             group.cancelAll()
             return first
         }
+    }
+
+    /// `awaitEvent` for callers that only care whether the event came.
+    static func firstEvent<T: Sendable>(
+        in events: AsyncStream<HCIEvent>, within timeout: Duration, _ match: @escaping @Sendable (HCIEvent) -> T?
+    ) async -> T? {
+        if case let .found(value) = await awaitEvent(in: events, within: timeout, match) { return value }
+        return nil
     }
 
     /// Sends Disconnect (Remote User Terminated Connection) on every live connection and
