@@ -39,9 +39,11 @@ enum FaultFixture {
     static let advertisement: [UInt8] = [0x02, 0x01, 0x06]
 }
 
-/// The first element `match` picks from `stream` within `timeout`, or nil.
+/// The first element `match` picks from `stream` within `timeout`, or nil. The waits
+/// are generous: under the full `swift test` run, tests that block cooperative threads
+/// (synchronous waits on Bumble's output) can hold up these fast tests for seconds.
 func first<S: AsyncSequence & Sendable, T: Sendable>(
-    _ stream: S, within timeout: Duration = .seconds(5), _ match: @escaping @Sendable (S.Element) -> T?
+    _ stream: S, within timeout: Duration = .seconds(30), _ match: @escaping @Sendable (S.Element) -> T?
 ) async throws -> T? where S.Element: Sendable {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
@@ -65,7 +67,7 @@ struct NeverHappened: Error, CustomStringConvertible {
 
 /// Waits (checking every few milliseconds, up to `timeout`) until `condition` holds:
 /// for state another thread changes that has no event to await.
-func eventually(_ what: String, within timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
+func eventually(_ what: String, within timeout: Duration = .seconds(30), _ condition: () async -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while await !condition() {
         guard ContinuousClock.now < deadline else { throw NeverHappened(what: what) }
@@ -76,7 +78,7 @@ func eventually(_ what: String, within timeout: Duration = .seconds(5), _ condit
 /// The elements of `stream` up to and including the first that `isLast` accepts; throws
 /// when it does not come within `timeout`.
 func collect<S: AsyncSequence & Sendable>(
-    _ stream: S, within timeout: Duration = .seconds(5), until isLast: @escaping @Sendable (S.Element) -> Bool
+    _ stream: S, within timeout: Duration = .seconds(30), until isLast: @escaping @Sendable (S.Element) -> Bool
 ) async throws -> [S.Element] where S.Element: Sendable {
     let collected = try await withThrowingTaskGroup(of: [S.Element]?.self) { group in
         group.addTask {

@@ -92,7 +92,7 @@ final class RawPeer: Sendable {
 
     /// Waits up to `timeout` for the first inbound item `take` accepts, removes it and
     /// returns what `take` made of it. Items it passes over stay for later calls.
-    func next<T: Sendable>(_ what: String, within timeout: Duration = .seconds(5),
+    func next<T: Sendable>(_ what: String, within timeout: Duration = .seconds(30),
                            _ take: @escaping @Sendable (Inbound) -> T?) async throws -> T {
         let found: T? = await withCheckedContinuation { continuation in
             let attempt: @Sendable (inout [Inbound]) -> Bool = { inbox in
