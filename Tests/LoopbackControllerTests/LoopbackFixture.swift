@@ -42,7 +42,7 @@ struct LoopbackFixture {
 
 /// The first element `match` picks from `stream` within `timeout`, or nil.
 func first<S: AsyncSequence & Sendable, T: Sendable>(
-    _ stream: S, within timeout: Duration = .seconds(5), _ match: @escaping @Sendable (S.Element) -> T?
+    _ stream: S, within timeout: Duration = .seconds(30), _ match: @escaping @Sendable (S.Element) -> T?
 ) async throws -> T? where S.Element: Sendable {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
