@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
         .executable(name: "swift-att-host-benchmarks", targets: ["HostBenchmarks"]),
+        .executable(name: "swift-att-soak", targets: ["Soak"]),
     ],
     targets: [
         // Codec layers: the Swift standard library only.
@@ -67,6 +68,11 @@ let package = Package(
             dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport", "GATT", "Host", "Advertising",
                            "LoopbackController", "BenchmarkTables", "BenchSupport"],
             path: "Benchmarks/HostBenchmarks"
+        ),
+
+        // One side of the eight-link soak (Tests/soak/soak.sh).
+        .executableTarget(
+            name: "Soak", dependencies: ["BluetoothCore", "GATT", "Host", "Transport", "Advertising"], path: "Tests/Soak"
         ),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
