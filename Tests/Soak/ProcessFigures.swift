@@ -33,9 +33,3 @@ enum ProcessFigures {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
-
-/// Prints one JSON line and flushes it, so the script reading the pipe sees it at once.
-func emit(_ line: String) {
-    print(line)
-    fflush(nil)
-}

@@ -1,77 +1,96 @@
 import BluetoothCore
 import GATT
 import Host
-import Synchronization
-import Transport
 
-/// swift-att as the central of the soak: connects to `count` peripherals advertising the
-/// soak service, subscribes to both characteristics of each, and checks every sequence
-/// for `duration`.
+/// swift-att as the central of the soak: connects to `links` peripherals advertising the
+/// soak service, one after another, subscribes to both characteristics of each, and
+/// checks every value for `duration`. Then it unsubscribes: once the descriptor write is
+/// answered, every value the peripheral sent before it has arrived (one link delivers
+/// in order), so the last value received must be the last one the peripheral counted as
+/// sent. It then ends the links, which ends the value streams and tells each peripheral
+/// to report its counts.
 enum SoakCentral {
-    static func run(transport: TransportSpecification, count: Int, duration: Duration) async throws -> Int32 {
-        let central = try await Central.start(transport: transport)
-        var addresses: [BluetoothAddress] = []
-        let scan = central.scan(services: [SoakProfile.service])
-        for try await device in scan where !addresses.contains(device.address) {
-            addresses.append(device.address)
-            if addresses.count == count { break }
+    /// One subscribed stream and the task checking it.
+    struct Stream {
+        let name: String
+        let characteristic: GATTClient.Characteristic
+        let checker: Task<SequenceCheck, Never>
+    }
+
+    static func run(_ options: SoakOptions) async throws -> Int32 {
+        let central = try await Central.start(transport: options.transport, capturePath: options.capturePath)
+        let count = options.links
+        let addresses = try await within(.seconds(30), "finding \(count) soak peripherals") {
+            var found: [BluetoothAddress] = []
+            for try await device in central.scan(services: [SoakProfile.service]) where !found.contains(device.address) {
+                found.append(device.address)
+                if found.count == count { break }
+            }
+            return found
         }
-        let start = (rss: ProcessFigures.residentKiB(), fds: ProcessFigures.openDescriptors())
-        let checks = Checks()
-        var readers: [Task<Void, Never>] = []
-        var failures: [String] = []
+        var links: [(peer: Peer, streams: [Stream])] = []
         for address in addresses {
             let peer = try await central.connect(address)
             let database = try await peer.discoverDatabase()
-            for uuid in [SoakProfile.notified, SoakProfile.indicated] {
+            var streams: [Stream] = []
+            for (uuid, kind) in [(SoakProfile.notified, "notified"), (SoakProfile.indicated, "indicated")] {
                 guard let characteristic = database.characteristics(uuid: uuid).first else {
-                    failures.append("\(address) has no \(uuid)")
-                    continue
+                    throw SoakError(description: "\(address) has no \(kind) characteristic \(uuid)")
                 }
-                let key = "\(address)/\(uuid == SoakProfile.notified ? "notified" : "indicated")"
                 let values = try await peer.notifications(of: characteristic)
-                readers.append(read(values, into: checks, as: key))
+                streams.append(Stream(name: "\(address)/\(kind)", characteristic: characteristic, checker: check(values)))
+            }
+            links.append((peer, streams))
+        }
+        let watch = ResourceWatch.start(warmUp: options.warmUp)
+        emit("{\"event\":\"streaming\",\"links\":\(links.count)}")
+        try await Task.sleep(for: options.duration)
+
+        var failures: [String] = []
+        for link in links {
+            do {
+                for stream in link.streams { try await link.peer.setNotify([], for: stream.characteristic) }
+                try await link.peer.disconnect()
+            } catch {
+                failures.append("ending \(link.peer.address): \(error)")
             }
         }
-        emit("{\"event\":\"streaming\",\"links\":\(addresses.count),\"rssKiB\":\(start.rss),\"fds\":\(start.fds)}")
-        try await Task.sleep(for: duration / 2)
-        let middle = (rss: ProcessFigures.residentKiB(), fds: ProcessFigures.openDescriptors())
-        try await Task.sleep(for: duration / 2)
-        let finish = (rss: ProcessFigures.residentKiB(), fds: ProcessFigures.openDescriptors())
-        let results = checks.state.withLock { $0 }
-        for (key, check) in results.sorted(by: { $0.key < $1.key }) {
-            emit("{\"event\":\"stream\",\"stream\":\"\(key)\",\"check\":\(check.json)}")
+        var checks: [(name: String, check: SequenceCheck)] = []
+        for stream in links.flatMap(\.streams) {
+            let checker = stream.checker
+            // A link that failed to go down leaves its stream open: give up on it.
+            let check = try? await within(.seconds(10), "the end of \(stream.name)") {
+                await withTaskCancellationHandler { await checker.value } onCancel: { checker.cancel() }
+            }
+            guard let check else {
+                failures.append("\(stream.name) did not end")
+                continue
+            }
+            checks.append((stream.name, check))
+            emit("{\"event\":\"stream\",\"stream\":\"\(stream.name)\",\"check\":\(check.json)}")
+            if !check.isClean { failures.append("\(stream.name): values lost, repeated, out of order or missing") }
         }
-        let total = results.values.reduce(into: SequenceCheck()) { sum, c in
-            sum.received += c.received
-            sum.lost += c.lost
-            sum.duplicated += c.duplicated
-            sum.reordered += c.reordered
-        }
-        emit("{\"event\":\"done\",\"streams\":\(results.count),\"received\":\(total.received),\"lost\":\(total.lost),"
-              + "\"duplicated\":\(total.duplicated),\"reordered\":\(total.reordered),\"failures\":\(failures.count),"
-              + "\"rssStartKiB\":\(start.rss),\"rssMiddleKiB\":\(middle.rss),\"rssEndKiB\":\(finish.rss),"
-              + "\"fdsStart\":\(start.fds),\"fdsEnd\":\(finish.fds)}")
-        for reader in readers { reader.cancel() }
+        let figures = watch.finish()
+        failures += figures.failures(rssGrowthLimitKiB: options.rssGrowthLimitKiB)
+        if links.count != count { failures.append("\(links.count) links of \(count)") }
+        let total = SequenceCheck.total(checks.map(\.check))
+        emit("{\"event\":\"done\",\"links\":\(links.count),\"streams\":\(checks.count),\"received\":\(total.received),"
+             + "\"lost\":\(total.lost),\"duplicated\":\(total.duplicated),\"reordered\":\(total.reordered),"
+             + "\(figures.json),\"failures\":\(quoted(failures))}")
         await central.close()
-        let clean = total.lost == 0 && total.duplicated == 0 && total.reordered == 0 && failures.isEmpty
-            && results.count == 2 * count && results.values.allSatisfy { $0.received > 0 }
-        return clean ? 0 : 1
+        return failures.isEmpty ? 0 : 1
     }
 
-    /// The checks of every stream, shared by their readers.
-    final class Checks: Sendable {
-        let state = Mutex<[String: SequenceCheck]>([:])
-    }
-
-    static func read(_ values: AsyncThrowingStream<GATTNotification, any Error>, into checks: Checks, as key: String) -> Task<Void, Never> {
+    /// Checks every value of `values` until the stream ends (the link went down).
+    static func check(_ values: GATTNotificationStream) -> Task<SequenceCheck, Never> {
         Task {
+            var check = SequenceCheck()
             do {
                 for try await value in values {
-                    guard let sequence = SoakProfile.sequence(value.value) else { continue }
-                    checks.state.withLock { $0[key, default: SequenceCheck()].take(sequence) }
+                    check.take(SoakProfile.sequence(value.value) ?? 0)
                 }
             } catch {}
+            return check
         }
     }
 }

@@ -22,33 +22,3 @@ enum SoakProfile {
         return (0..<4).reduce(UInt32(0)) { $0 | UInt32(value[$1]) << (8 * UInt32($1)) }
     }
 }
-
-/// What one receiver saw of one stream: values in order, and every way they were not.
-struct SequenceCheck: Sendable {
-    var received = 0
-    var first: UInt32?
-    var last: UInt32?
-    /// Values skipped (a jump forward by more than one).
-    var lost = 0
-    /// A value equal to the previous one.
-    var duplicated = 0
-    /// A value below the previous one.
-    var reordered = 0
-
-    mutating func take(_ sequence: UInt32) {
-        received += 1
-        defer { last = max(last ?? sequence, sequence) }
-        guard let previous = last else {
-            first = sequence
-            return
-        }
-        if sequence == previous { duplicated += 1 }
-        else if sequence < previous { reordered += 1 }
-        else if sequence > previous + 1 { lost += Int(sequence - previous - 1) }
-    }
-
-    var json: String {
-        "{\"received\":\(received),\"first\":\(first.map(String.init) ?? "null"),\"last\":\(last.map(String.init) ?? "null"),"
-            + "\"lost\":\(lost),\"duplicated\":\(duplicated),\"reordered\":\(reordered)}"
-    }
-}

@@ -1,35 +1,31 @@
-// swift-att-soak: one side of the eight-link soak (Tests/soak/soak.sh runs both sides).
-//
-//   swift-att-soak peripheral --transport T --centrals 8 --seconds 60 [--interval-ms 2]
-//   swift-att-soak central --transport T --count 8 --seconds 60
+// swift-att-soak: swift-att's side of the eight-link soak (Tests/soak/soak.sh runs both
+// sides, with Bumble's hosts as the peers). Prints JSON lines; exits 0 only when every
+// link stayed up, every value arrived once and in order, memory stayed flat after
+// warm-up and no descriptor was left open.
 #if canImport(Glibc)
 import Glibc
 #endif
-import Transport
 
-func option(_ name: String, in arguments: [String]) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
-}
+let usage = """
+    usage: swift-att-soak peripheral|central --transport T [--seconds S | --minutes M] [--links N]
+                          [--interval-ms MS] [--warm-up-seconds S] [--rss-growth-kib K] [--btsnoop FILE]
+      peripheral  serve the soak service to N centrals; once all subscribed, notify a sequence
+                  number every MS (default 2) and indicate one every fourth, for S seconds
+      central     connect to N peripherals advertising the soak service, subscribe to both
+                  characteristics, and check every value for S seconds
+    """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    let transport = try TransportSpecification(parsing: option("--transport", in: arguments) ?? "hci0")
-    let seconds = Double(option("--seconds", in: arguments) ?? "60") ?? 60
-    let duration = Duration.milliseconds(Int64(seconds * 1000))
+    let options = try SoakOptions(arguments)
     switch arguments.first {
-    case "peripheral":
-        let centrals = Int(option("--centrals", in: arguments) ?? "8") ?? 8
-        let interval = Duration.milliseconds(Int(option("--interval-ms", in: arguments) ?? "2") ?? 2)
-        exit(try await SoakPeripheral.run(transport: transport, centrals: centrals, duration: duration, interval: interval))
-    case "central":
-        let count = Int(option("--count", in: arguments) ?? "8") ?? 8
-        exit(try await SoakCentral.run(transport: transport, count: count, duration: duration))
+    case "peripheral": exit(try await SoakPeripheral.run(options))
+    case "central": exit(try await SoakCentral.run(options))
     default:
-        print("usage: swift-att-soak peripheral|central --transport T [--seconds S] [--centrals N | --count N]")
+        print(usage)
         exit(2)
     }
 } catch {
-    emit("{\"event\":\"error\",\"message\":\"\(error)\"}")
+    emit("{\"event\":\"error\",\"message\":\(quoted("\(error)"))}")
     exit(3)
 }
