@@ -72,7 +72,7 @@ let package = Package(
 
         // One side of the eight-link soak (Tests/soak/soak.sh).
         .executableTarget(
-            name: "Soak", dependencies: ["BluetoothCore", "GATT", "Host", "Transport", "Advertising"], path: "Tests/Soak"
+            name: "Soak", dependencies: ["BluetoothCore", "GATT", "Host", "Transport", "Advertising", "HeapProbe"], path: "Tests/Soak"
         ),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
@@ -111,6 +111,8 @@ let package = Package(
         ),
         .testTarget(name: "ATTJSONTests", dependencies: ["ATTJSON", "ATT", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BluetoothCore"]),
+        // The soak's value format and receiver check (Tests/Soak).
+        .testTarget(name: "SoakTests", dependencies: ["Soak"]),
         // Runs the built swift-att binary as a subprocess.
         .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport", "PseudoTerminal"]),
     ],

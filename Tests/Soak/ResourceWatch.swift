@@ -1,3 +1,4 @@
+import HeapProbe
 import Synchronization
 
 /// This process's resident memory and open descriptors through a soak, sampled once a
@@ -11,6 +12,9 @@ final class ResourceWatch: Sendable {
     struct Sample: Sendable {
         let rssKiB: Int
         let fds: Int
+        /// Bytes malloc has handed out and not had back (glibc's mallinfo2): beside RSS,
+        /// it tells live memory from the allocator keeping freed pages.
+        var heapKiB = Int(heap_probe_bytes_in_use() / 1024)
 
         static func now() -> Sample {
             Sample(rssKiB: ProcessFigures.residentKiB(), fds: ProcessFigures.openDescriptors())
@@ -38,6 +42,7 @@ final class ResourceWatch: Sendable {
 
         var json: String {
             "\"rssStartKiB\":\(start.rssKiB),\"rssWarmKiB\":\(warm.rssKiB),\"rssPeakKiB\":\(peakKiB),\"rssEndKiB\":\(end.rssKiB),"
+                + "\"heapStartKiB\":\(start.heapKiB),\"heapWarmKiB\":\(warm.heapKiB),\"heapEndKiB\":\(end.heapKiB),"
                 + "\"fdsStart\":\(start.fds),\"fdsWarm\":\(warm.fds),\"fdsEnd\":\(end.fds)"
         }
     }
@@ -75,7 +80,7 @@ final class ResourceWatch: Sendable {
                 // A line every 10 s: whether memory levels off or keeps climbing shows
                 // in the run's log, not only in its two end points.
                 if second % 10 == 0 {
-                    emit("{\"event\":\"sample\",\"seconds\":\(second),\"rssKiB\":\(sample.rssKiB),\"fds\":\(sample.fds)}")
+                    emit("{\"event\":\"sample\",\"seconds\":\(second),\"rssKiB\":\(sample.rssKiB),\"heapKiB\":\(sample.heapKiB),\"fds\":\(sample.fds)}")
                 }
             }
         }
