@@ -3,40 +3,66 @@
 # indications over Bumble's virtual radio, both ways round:
 #   1. swift-att as peripheral (swift-att-soak peripheral) with eight Bumble centrals;
 #   2. swift-att as central (swift-att-soak central) to eight Bumble peripherals.
-# Every receiver checks every sequence: zero lost, duplicated or reordered values. The
-# swift-att side prints its resident memory and open descriptors at start, middle and end;
-# the run fails if memory grows more than 10 % (and 4 MiB) from the middle to the end or
-# descriptors grow at all.
+# Every receiver checks every sequence number: none lost, repeated or reordered, and the
+# last one received is the last one sent. The swift-att process reports its resident
+# memory (start, after warm-up, peak, end) and open descriptors (start, after warm-up,
+# end); it fails if memory grows by more than --rss-growth-kib after warm-up or any
+# descriptor is left open. Each direction starts and stops its own Bumble processes.
 #
-#   Tests/soak/soak.sh [--seconds S] [--links N]      (defaults: 60 s, 8 links)
+#   Tests/soak/soak.sh [--seconds S | --minutes M] [--links N] [--rss-growth-kib K]
+#                      [--only peripheral|central] [--logs DIR]
+#   (defaults: 60 s per direction, 8 links, 2048 KiB)
+#
+# SOAK_CONFIGURATION=debug runs a debug build (default: the release build CI makes).
+# SOAK_SNOOP=1 writes every host's btsnoop capture into the logs directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 seconds=60
 links=8
+growth=2048
+only=
+logs=
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds=$2; shift 2 ;;
+        --minutes) seconds=$(( $2 * 60 )); shift 2 ;;
         --links) links=$2; shift 2 ;;
-        *) echo "usage: $0 [--seconds S] [--links N]" >&2; exit 2 ;;
+        --rss-growth-kib) growth=$2; shift 2 ;;
+        --only) only=$2; shift 2 ;;
+        --logs) logs=$2; shift 2 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        *) echo "usage: $0 [--seconds S | --minutes M] [--links N] [--rss-growth-kib K] [--only peripheral|central] [--logs DIR]" >&2; exit 2 ;;
     esac
 done
 
 Tests/bench/setup.sh
 configuration=${SOAK_CONFIGURATION:-release}
-swift build -c "$configuration" --product swift-att-soak 2>&1 | tail -n 1
+if [ "$configuration" = release ]; then
+    # The flags CI's release builds use, so the soak shares their build products.
+    swift build -c release --static-swift-stdlib --product swift-att-soak 2>&1 | tail -n 1
+else
+    swift build --product swift-att-soak 2>&1 | tail -n 1
+fi
 soak=.build/$configuration/swift-att-soak
 python=Tests/bench/.venv/bin/python
-work=$(mktemp -d)
+work=${logs:-$(mktemp -d)}
+mkdir -p "$work"
+snoop=()
+if [ -n "${SOAK_SNOOP:-}" ]; then export SOAK_SNOOP=$work; else unset SOAK_SNOOP; fi
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
+    [ -n "$logs" ] || rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+# Every process is bounded: setup (connecting and discovering, one link at a time),
+# the run, and the end.
+lifetime=$((seconds + 60 + 10 * links))
 
-# $1 controllers on one radio; sets $ports (comma-separated), starting them in the background.
+# $1 controllers on one radio; sets $ports (comma-separated) and $controllers (its pid).
 start_controllers() {
     ports=$("$python" -c "
 import socket
@@ -45,57 +71,65 @@ for s in socks: s.bind(('127.0.0.1', 0))
 print(','.join(str(s.getsockname()[1]) for s in socks))
 for s in socks: s.close()")
     rm -f "$work/controllers.out"
-    "$python" Tests/bench/controllers.py --ports "$ports" --duration $((seconds * 2 + 120)) < /dev/zero > "$work/controllers.out" 2>&1 &
+    "$python" Tests/bench/controllers.py --ports "$ports" --duration $((lifetime + 30)) < /dev/null > "$work/controllers.out" 2>&1 &
     controllers=$!
-    pids+=($controllers)
+    pids+=("$controllers")
     for _ in $(seq 100); do grep -q READY "$work/controllers.out" && return 0; sleep 0.1; done
     cat "$work/controllers.out" >&2
     return 1
 }
 
-# Checks a swift-att "done" line: memory flat from the middle on, no descriptor growth.
-check_figures() {
-    "$python" - "$1" <<'PY'
-import json, sys
-done = json.loads(sys.argv[1])
-middle, end = done['rssMiddleKiB'], done['rssEndKiB']
-print(f"swift-att RSS start {done['rssStartKiB']} KiB, middle {middle} KiB, end {end} KiB; "
-      f"fds start {done['fdsStart']}, end {done['fdsEnd']}")
-grew = end - middle
-if grew > max(4096, middle // 10):
-    sys.exit(f'resident memory grew by {grew} KiB in the second half')
-if done['fdsEnd'] > done['fdsStart']:
-    sys.exit('open descriptors grew')
-PY
+stop_controllers() {
+    kill "$controllers" 2>/dev/null || true
+    wait "$controllers" 2>/dev/null || true
+}
+
+# The table of one direction: each link's values sent and received, and the swift-att
+# process's figures. Fails on any difference between sent and received.
+report() {
+    "$python" Tests/soak/report.py "$@"
 }
 
 status=0
-echo "== 1. swift-att peripheral, $links Bumble centrals, ${seconds}s"
-start_controllers $((links + 1))
-first=${ports%%,*}
-rest=${ports#*,}
-"$soak" peripheral --transport "tcp:127.0.0.1:$first" --centrals "$links" --seconds "$seconds" > "$work/swift1.out" 2>&1 &
-swift1=$!
-pids+=($swift1)
-for _ in $(seq 100); do grep -q '"ready"' "$work/swift1.out" && break; sleep 0.1; done
-address=$("$python" -c "import json,sys; print(json.loads(open(sys.argv[1]).readline())['address'])" "$work/swift1.out")
-"$python" Tests/soak/bumble_soak.py centrals --ports "$rest" --target "$address" --seconds $((seconds + 6)) > "$work/bumble1.out" 2>&1 || status=1
-wait "$swift1" || status=1
-cat "$work/swift1.out"
-grep -E '"(stream|done)"' "$work/bumble1.out" || { cat "$work/bumble1.out"; status=1; }
-check_figures "$(grep '"done"' "$work/swift1.out")" || status=1
-kill "$controllers" 2>/dev/null || true
+if [ "$only" != central ]; then
+    echo "== 1. swift-att peripheral, $links Bumble centrals, ${seconds} s"
+    start_controllers $((links + 1))
+    snoop=()
+    [ -n "${SOAK_SNOOP:-}" ] && snoop=(--btsnoop "$work/swift-peripheral.btsnoop")
+    timeout "$lifetime" "$soak" peripheral --transport "tcp:127.0.0.1:${ports%%,*}" --links "$links" \
+        --seconds "$seconds" --rss-growth-kib "$growth" "${snoop[@]}" > "$work/swift-peripheral.out" 2>&1 &
+    swift=$!
+    pids+=("$swift")
+    for _ in $(seq 100); do grep -q '"ready"' "$work/swift-peripheral.out" && break; sleep 0.1; done
+    address=$(sed -n 's/.*"ready","address":"\([0-9A-F:]*\)".*/\1/p' "$work/swift-peripheral.out")
+    if [ -z "$address" ]; then
+        cat "$work/swift-peripheral.out" >&2
+        exit 1
+    fi
+    timeout "$((lifetime + 30))" "$python" Tests/soak/bumble_soak.py centrals --ports "${ports#*,}" --target "$address" --seconds "$lifetime" \
+        > "$work/bumble-centrals.out" 2>&1 || status=1
+    wait "$swift" || status=1
+    stop_controllers
+    report peripheral "$work/swift-peripheral.out" "$work/bumble-centrals.out" || status=1
+fi
 
-echo "== 2. swift-att central, $links Bumble peripherals, ${seconds}s"
-start_controllers $((links + 1))
-first=${ports%%,*}
-rest=${ports#*,}
-"$python" Tests/soak/bumble_soak.py peripherals --ports "$rest" --seconds $((seconds + 60)) > "$work/bumble2.out" 2>&1 &
-bumble2=$!
-pids+=($bumble2)
-"$soak" central --transport "tcp:127.0.0.1:$first" --count "$links" --seconds "$seconds" > "$work/swift2.out" 2>&1 || status=1
-cat "$work/swift2.out"
-check_figures "$(grep '"done"' "$work/swift2.out")" || status=1
+if [ "$only" != peripheral ]; then
+    echo "== 2. swift-att central, $links Bumble peripherals, ${seconds} s"
+    start_controllers $((links + 1))
+    timeout "$((lifetime + 30))" "$python" Tests/soak/bumble_soak.py peripherals --ports "${ports#*,}" --seconds "$lifetime" \
+        > "$work/bumble-peripherals.out" 2>&1 &
+    bumble=$!
+    pids+=("$bumble")
+    snoop=()
+    [ -n "${SOAK_SNOOP:-}" ] && snoop=(--btsnoop "$work/swift-central.btsnoop")
+    timeout "$lifetime" "$soak" central --transport "tcp:127.0.0.1:${ports%%,*}" --links "$links" \
+        --seconds "$seconds" --rss-growth-kib "$growth" "${snoop[@]}" > "$work/swift-central.out" 2>&1 || status=1
+    wait "$bumble" || status=1
+    stop_controllers
+    report central "$work/swift-central.out" "$work/bumble-peripherals.out" || status=1
+fi
 
-if [ "$status" -eq 0 ]; then echo "soak passed"; else echo "soak FAILED" >&2; fi
+if [ "$status" -eq 0 ]; then echo "soak passed"; else echo "soak FAILED (logs: $work)" >&2; fi
+# Keep the logs of a failed run.
+[ "$status" -eq 0 ] || logs=$work
 exit "$status"
