@@ -14,15 +14,23 @@ final class PeripheralTally: Sendable {
     }
 
     private let state = Mutex(Counts())
-    /// Rung after every counted event (and by a wait's own alarm); a waiter re-checks
-    /// its condition at each ring. Holding one ring is enough: the condition is re-read.
+    /// Rung after every counted event and once a second; a waiter re-checks its
+    /// condition and its deadline at each ring. Holding one ring is enough: the
+    /// condition is re-read.
     private let rings: AsyncStream<Void>
     private let bell: AsyncStream<Void>.Continuation
     private let reader = Mutex<Task<Void, Never>?>(nil)
+    /// The once-a-second ring that bounds every wait (to within a second): one timer
+    /// for the run rather than one per wait for room, of which there are thousands,
+    /// each cancelled long before its 35 s deadline.
+    private let ticker: Task<Void, Never>
 
     init(events: AsyncStream<PeripheralEvent>) {
         (rings, bell) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let bell = self.bell
+        ticker = Task {
+            while (try? await Task.sleep(for: .seconds(1))) != nil { bell.yield() }
+        }
         reader.withLock {
             $0 = Task { [weak self] in
                 for await event in events {
@@ -46,6 +54,7 @@ final class PeripheralTally: Sendable {
 
     deinit {
         reader.withLock { $0?.cancel() }
+        ticker.cancel()
     }
 
     var counts: Counts { state.withLock { $0 } }
@@ -55,12 +64,6 @@ final class PeripheralTally: Sendable {
     func wait(for limit: Duration, until condition: (Counts) -> Bool) async -> Bool {
         if condition(counts) { return true }
         let deadline = ContinuousClock.now + limit
-        let bell = self.bell
-        let alarm = Task {
-            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-            bell.yield()
-        }
-        defer { alarm.cancel() }
         for await _ in rings {
             if condition(counts) { return true }
             if ContinuousClock.now >= deadline { return false }

@@ -71,7 +71,7 @@ enum SoakCentral {
             if !check.isClean { failures.append("\(stream.name): values lost, repeated, out of order or missing") }
         }
         let figures = watch.finish()
-        failures += figures.failures(rssGrowthLimitKiB: options.rssGrowthLimitKiB)
+        failures += figures.failures(rssGrowthLimitKiB: options.rssGrowthLimitKiB, heapGrowthLimitKiB: options.heapGrowthLimitKiB)
         if links.count != count { failures.append("\(links.count) links of \(count)") }
         let total = SequenceCheck.total(checks.map(\.check))
         emit("{\"event\":\"done\",\"links\":\(links.count),\"streams\":\(checks.count),\"received\":\(total.received),"

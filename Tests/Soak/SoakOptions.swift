@@ -8,8 +8,10 @@ struct SoakOptions: Sendable {
     var duration: Duration
     /// Memory growth is judged from this long after streaming starts (ResourceWatch).
     var warmUp: Duration
-    /// The most resident memory may grow from warm-up to the end.
+    /// The most resident memory, and malloc's bytes in use, may grow from warm-up to
+    /// the end (ResourceWatch.Figures says why two).
     var rssGrowthLimitKiB: Int
+    var heapGrowthLimitKiB: Int
     /// Links: centrals the peripheral waits for, or peripherals the central connects to.
     var links: Int
     /// The peripheral's pause between notifications.
@@ -31,7 +33,8 @@ struct SoakOptions: Sendable {
         duration = .milliseconds(Int64(seconds * 1000))
         // A fifth of the run, at most 30 s: long enough for buffers to reach their working size.
         warmUp = .milliseconds(Int64(try number("--warm-up-seconds", min(30, seconds / 5)) * 1000))
-        rssGrowthLimitKiB = Int(try number("--rss-growth-kib", 2048))
+        rssGrowthLimitKiB = Int(try number("--rss-growth-kib", 4096))
+        heapGrowthLimitKiB = Int(try number("--heap-growth-kib", 1024))
         links = Int(try number("--links", 8))
         interval = .microseconds(Int64(try number("--interval-ms", 2) * 1000))
     }

@@ -77,7 +77,7 @@ enum SoakPeripheral {
         } else if ContinuousClock.now < end {
             failures.append("sending stopped early: no room to send within 35 s")
         }
-        failures += figures.failures(rssGrowthLimitKiB: options.rssGrowthLimitKiB)
+        failures += figures.failures(rssGrowthLimitKiB: options.rssGrowthLimitKiB, heapGrowthLimitKiB: options.heapGrowthLimitKiB)
         emit("{\"event\":\"done\",\"links\":\(centrals),\"notified\":\(sent.notified),\"indicated\":\(sent.indicated),"
              + "\"confirmed\":\(counts.confirmations),\"stalls\":\(stalls),\(figures.json),\"failures\":\(quoted(failures))}")
         // Ending the links tells each central that the last value has been sent.

@@ -8,7 +8,8 @@ import Glibc
 
 let usage = """
     usage: swift-att-soak peripheral|central --transport T [--seconds S | --minutes M] [--links N]
-                          [--interval-ms MS] [--warm-up-seconds S] [--rss-growth-kib K] [--btsnoop FILE]
+                          [--interval-ms MS] [--warm-up-seconds S] [--rss-growth-kib K (4096)]
+                          [--heap-growth-kib K (1024)] [--btsnoop FILE]
       peripheral  serve the soak service to N centrals; once all subscribed, notify a sequence
                   number every MS (default 2) and indicate one every fourth, for S seconds
       central     connect to N peripherals advertising the soak service, subscribe to both

@@ -5,13 +5,14 @@
 #   2. swift-att as central (swift-att-soak central) to eight Bumble peripherals.
 # Every receiver checks every sequence number: none lost, repeated or reordered, and the
 # last one received is the last one sent. The swift-att process reports its resident
-# memory (start, after warm-up, peak, end) and open descriptors (start, after warm-up,
-# end); it fails if memory grows by more than --rss-growth-kib after warm-up or any
-# descriptor is left open. Each direction starts and stops its own Bumble processes.
+# memory (start, after warm-up, peak, end), malloc's bytes in use and its open
+# descriptors; it fails if after warm-up RSS grows by more than --rss-growth-kib, bytes
+# in use by more than --heap-growth-kib, or a descriptor is left open. Each direction
+# starts and stops its own Bumble processes.
 #
 #   Tests/soak/soak.sh [--seconds S | --minutes M] [--links N] [--rss-growth-kib K]
-#                      [--only peripheral|central] [--logs DIR]
-#   (defaults: 60 s per direction, 8 links, 2048 KiB)
+#                      [--heap-growth-kib K] [--only peripheral|central] [--logs DIR]
+#   (defaults: 60 s per direction, 8 links, 4096 and 1024 KiB)
 #
 # SOAK_CONFIGURATION=debug runs a debug build (default: the release build CI makes).
 # SOAK_SNOOP=1 writes every host's btsnoop capture into the logs directory.
@@ -20,7 +21,8 @@ cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 seconds=60
 links=8
-growth=2048
+growth=4096
+heap=1024
 only=
 logs=
 while [ $# -gt 0 ]; do
@@ -29,10 +31,11 @@ while [ $# -gt 0 ]; do
         --minutes) seconds=$(( $2 * 60 )); shift 2 ;;
         --links) links=$2; shift 2 ;;
         --rss-growth-kib) growth=$2; shift 2 ;;
+        --heap-growth-kib) heap=$2; shift 2 ;;
         --only) only=$2; shift 2 ;;
         --logs) logs=$2; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-        *) echo "usage: $0 [--seconds S | --minutes M] [--links N] [--rss-growth-kib K] [--only peripheral|central] [--logs DIR]" >&2; exit 2 ;;
+        -h|--help) sed -n '2,/^set/p' "$0" | grep '^#'; exit 0 ;;
+        *) echo "usage: $0 [--seconds S | --minutes M] [--links N] [--rss-growth-kib K] [--heap-growth-kib K] [--only peripheral|central] [--logs DIR]" >&2; exit 2 ;;
     esac
 done
 
@@ -97,7 +100,7 @@ if [ "$only" != central ]; then
     snoop=()
     [ -n "${SOAK_SNOOP:-}" ] && snoop=(--btsnoop "$work/swift-peripheral.btsnoop")
     timeout "$lifetime" "$soak" peripheral --transport "tcp:127.0.0.1:${ports%%,*}" --links "$links" \
-        --seconds "$seconds" --rss-growth-kib "$growth" "${snoop[@]}" > "$work/swift-peripheral.out" 2>&1 &
+        --seconds "$seconds" --rss-growth-kib "$growth" --heap-growth-kib "$heap" "${snoop[@]}" > "$work/swift-peripheral.out" 2>&1 &
     swift=$!
     pids+=("$swift")
     for _ in $(seq 100); do grep -q '"ready"' "$work/swift-peripheral.out" && break; sleep 0.1; done
@@ -123,7 +126,7 @@ if [ "$only" != peripheral ]; then
     snoop=()
     [ -n "${SOAK_SNOOP:-}" ] && snoop=(--btsnoop "$work/swift-central.btsnoop")
     timeout "$lifetime" "$soak" central --transport "tcp:127.0.0.1:${ports%%,*}" --links "$links" \
-        --seconds "$seconds" --rss-growth-kib "$growth" "${snoop[@]}" > "$work/swift-central.out" 2>&1 || status=1
+        --seconds "$seconds" --rss-growth-kib "$growth" --heap-growth-kib "$heap" "${snoop[@]}" > "$work/swift-central.out" 2>&1 || status=1
     wait "$bumble" || status=1
     stop_controllers
     report central "$work/swift-central.out" "$work/bumble-peripherals.out" || status=1
