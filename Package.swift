@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
         .executable(name: "swift-att-host-benchmarks", targets: ["HostBenchmarks"]),
+        .executable(name: "swift-att-soak", targets: ["Soak"]),
     ],
     targets: [
         // Codec layers: the Swift standard library only.
@@ -69,6 +70,11 @@ let package = Package(
             path: "Benchmarks/HostBenchmarks"
         ),
 
+        // One side of the eight-link soak (Tests/soak/soak.sh).
+        .executableTarget(
+            name: "Soak", dependencies: ["BluetoothCore", "GATT", "Host", "Transport", "Advertising", "HeapProbe"], path: "Tests/Soak"
+        ),
+
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "AdvertisingTests", dependencies: ["Advertising", "BluetoothCore"]),
         .testTarget(
@@ -105,6 +111,8 @@ let package = Package(
         ),
         .testTarget(name: "ATTJSONTests", dependencies: ["ATTJSON", "ATT", "BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BluetoothCore"]),
+        // The soak's value format and receiver check (Tests/Soak).
+        .testTarget(name: "SoakTests", dependencies: ["Soak"]),
         // Runs the built swift-att binary as a subprocess.
         .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport", "PseudoTerminal"]),
     ],
