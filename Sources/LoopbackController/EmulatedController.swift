@@ -24,9 +24,8 @@ struct EmulatedController: Sendable {
     let publicAddress: BluetoothAddress
     var randomAddress = BluetoothAddress(0, kind: .random)
 
-    /// The write end of the attached transport's wake-up pipe; nil when no host is
-    /// attached.
-    var wakeDescriptor: Int32?
+    /// The attached transport's wake-up pipe; nil when no host is attached.
+    var wakePipe: WakePipe?
     var inbox: [Delivery] = []
 
     var advertisingParameters = LESetAdvertisingParameters(advertisingIntervalMin: 0x0800, advertisingIntervalMax: 0x0800, ownAddressType: .public)
@@ -78,12 +77,12 @@ struct EmulatedController: Sendable {
     /// What HCI_Reset leaves: no advertising, scanning, initiating, addresses or data.
     /// Connections are ended by the link, which owns both sides of each.
     mutating func reset() {
-        self = EmulatedController(publicAddress: publicAddress, wakeDescriptor: wakeDescriptor, inbox: inbox, harness: harness)
+        self = EmulatedController(publicAddress: publicAddress, wakePipe: wakePipe, inbox: inbox, harness: harness)
     }
 
-    private init(publicAddress: BluetoothAddress, wakeDescriptor: Int32?, inbox: [Delivery], harness: Harness) {
+    private init(publicAddress: BluetoothAddress, wakePipe: WakePipe?, inbox: [Delivery], harness: Harness) {
         self.publicAddress = publicAddress
-        self.wakeDescriptor = wakeDescriptor
+        self.wakePipe = wakePipe
         self.inbox = inbox
         self.harness = harness
     }

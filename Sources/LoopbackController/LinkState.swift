@@ -17,7 +17,7 @@ struct LinkState: Sendable {
     var statistics = LoopbackStatistics()
     /// Wake-up pipes to write once the lock is released (`LoopbackLink.update`): a
     /// system call under the lock would hold up every other host's loop.
-    var wakes: [Int32] = []
+    var wakes: [WakePipe] = []
 
     init(bufferLength: Int, bufferCount: Int) {
         self.bufferLength = bufferLength
@@ -26,13 +26,13 @@ struct LinkState: Sendable {
 
     // MARK: Hosts attaching
 
-    /// A host opened controller `index`; `wake` is the pipe end to write when packets
+    /// A host opened controller `index`; `wake` is the pipe to write when packets
     /// wait for it.
-    mutating func attach(_ index: Int, wake: Int32) throws(TransportError) {
-        guard controllers[index].wakeDescriptor == nil else {
+    mutating func attach(_ index: Int, wake: WakePipe) throws(TransportError) {
+        guard controllers[index].wakePipe == nil else {
             throw .invalidSpecification("loopback:\(index)", reason: "another host has this loopback controller open")
         }
-        controllers[index].wakeDescriptor = wake
+        controllers[index].wakePipe = wake
     }
 
     /// The host closed its transport: the controller goes quiet, its links end (the
@@ -42,7 +42,7 @@ struct LinkState: Sendable {
         dropLinks(of: index, peerReason: .connectionTimeout)
         controllers[index].reset()
         controllers[index].inbox.removeAll()
-        controllers[index].wakeDescriptor = nil
+        controllers[index].wakePipe = nil
     }
 
     // MARK: Toward the hosts
@@ -50,7 +50,7 @@ struct LinkState: Sendable {
     /// Queues a packet for controller `index`'s host, waking its loop when the queue
     /// was empty (one wake-up per batch, not per packet).
     mutating func deliver(_ packet: HCIPacket, to index: Int, credit: Delivery.Credit? = nil) {
-        guard let wake = controllers[index].wakeDescriptor else { return }
+        guard let wake = controllers[index].wakePipe else { return }
         let wasEmpty = controllers[index].inbox.isEmpty
         controllers[index].inbox.append(Delivery(packet: packet, credit: credit))
         if wasEmpty { wakes.append(wake) }

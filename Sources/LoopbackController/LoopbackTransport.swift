@@ -9,7 +9,8 @@ import Transport
 final class LoopbackTransport: HCITransport {
     let name: String
     private(set) var fileDescriptor: Int32
-    private var writeEnd: Int32
+    /// Held by the link too while it is attached or waking this host (`WakePipe`).
+    private var wakePipe: WakePipe?
     private let link: LoopbackLink
     private let index: Int
     /// Swapped with the controller's inbox on each receive: no allocation per batch.
@@ -18,25 +19,12 @@ final class LoopbackTransport: HCITransport {
 
     init(link: LoopbackLink, index: Int) throws(TransportError) {
         name = "loopback:\(index)"
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .systemCall("pipe", .current, context: "loopback:\(index)") }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        fileDescriptor = ends[0]
-        writeEnd = ends[1]
+        let wakePipe = try WakePipe(name: name)
+        try link.update { (s: inout LinkState) throws(TransportError) in try s.attach(index, wake: wakePipe) }
+        self.wakePipe = wakePipe
+        fileDescriptor = wakePipe.readEnd
         self.link = link
         self.index = index
-        do {
-            try link.update { (s: inout LinkState) throws(TransportError) in try s.attach(index, wake: ends[1]) }
-        } catch {
-            Glibc.close(ends[0])
-            Glibc.close(ends[1])
-            fileDescriptor = -1
-            writeEnd = -1
-            throw error
-        }
     }
 
     deinit { close() }
@@ -79,9 +67,7 @@ final class LoopbackTransport: HCITransport {
         guard fileDescriptor >= 0 else { return }
         let index = self.index
         link.update { $0.detach(index) }
-        Glibc.close(fileDescriptor)
-        Glibc.close(writeEnd)
+        wakePipe = nil
         fileDescriptor = -1
-        writeEnd = -1
     }
 }
