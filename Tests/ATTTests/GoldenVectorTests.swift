@@ -116,4 +116,20 @@ struct GoldenVectorTests {
         #expect(Hex.encode(ok.encoded()) == "d224000102010000001122334455667788")
         #expect(ok.signCounter == 1)
     }
+
+    @Test("Signed Write Command's value and signature are set independently (one view holds both)")
+    func signedWriteSetters() throws {
+        let signature: [UInt8] = [1, 0, 0, 0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88]
+        var command = try SignedWriteCommand(parsing: [0xD2, 0x24, 0x00, 0x01, 0x02] + signature)
+        command.value = [0xAA, 0xBB, 0xCC]
+        #expect(Array(command.value) == [0xAA, 0xBB, 0xCC])
+        #expect(Array(command.authenticationSignature) == signature)
+        #expect(Hex.encode(command.encoded()) == "d22400aabbcc010000001122334455667788")
+        command.authenticationSignature = ArraySlice(repeating: 0x5A, count: 12)
+        #expect(Array(command.value) == [0xAA, 0xBB, 0xCC])
+        #expect(command.signCounter == 0x5A5A_5A5A)
+        command.value = []
+        #expect(command.encodedLength == 3 + 12)
+        #expect(try ATTPDU(parsing: command.encoded()) == .signedWriteCommand(command))
+    }
 }

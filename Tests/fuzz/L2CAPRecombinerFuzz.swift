@@ -50,12 +50,16 @@ private struct RecombinerModel {
     mutating func push(_ data: [UInt8], handle: UInt16, isStart: Bool) -> (channel: UInt16, payload: [UInt8])? {
         var bytes: [UInt8]
         if isStart {
+            partials[handle] = nil
             bytes = data
         } else {
-            guard let partial = partials[handle] else { return nil }
-            bytes = partial + data
+            // Taken out of the dictionary, the partial frame is the only reference to its
+            // storage and grows in place: `partial + data` copied it for every fragment,
+            // quadratic in the frame's length and most of this target's time on long frames.
+            guard var partial = partials.removeValue(forKey: handle) else { return nil }
+            partial.append(contentsOf: data)
+            bytes = partial
         }
-        partials[handle] = nil
         guard bytes.count >= 4 else {
             partials[handle] = bytes
             return nil

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds swift-att's libFuzzer targets and runs them.
 #
-#   Tests/fuzz/run.sh [--runs N] [--seconds S] [--build-only] [target…]
+#   Tests/fuzz/run.sh [--runs N] [--seconds S] [--jobs J] [--onone] [--build-only] [target…]
 #
 # Targets (default: all): att hci-event hci-acl h4 advertising btsnoop l2cap
 # le-signaling gatt-server gatt-client. Each runs for N executions or S seconds,
@@ -11,6 +11,9 @@
 # Fixtures/fuzz/<target>/. A table of execs, execs/s, coverage (libFuzzer's cov and ft)
 # and crashes follows; the exit status is non-zero if any target crashed, trapped, or
 # ASan/LeakSanitizer reported anything. Crash inputs land in .build-fuzz/artifacts/.
+# --jobs J runs J targets at once (default 1). --onone builds without optimisation into
+# .build-fuzz/onone: a third of the compile time, slower to run; the bounds, overflow
+# and precondition traps are all still there, so it suits short runs (CI's smoke step).
 #
 # Why swiftc and not SwiftPM: each target is the fuzzed modules' sources compiled with
 # `swiftc -sanitize=fuzzer,address` plus one harness file whose
@@ -28,13 +31,17 @@ out=.build-fuzz
 runs=""
 seconds=""
 build_only=false
+jobs=1
+optimize=-O
 targets=()
 while (($#)); do
     case "$1" in
         --runs) runs=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
+        --jobs) jobs=$2; shift 2 ;;
+        --onone) optimize=-Onone; shift ;;
         --build-only) build_only=true; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -67,8 +74,13 @@ done
 # -O keeps Swift's bounds and overflow checks (only -Ounchecked drops them), so a trap in
 # the decoders shows up as a crash; -g gives ASan's reports file and line.
 # -package-name as SwiftPM passes it: the modules are one package (no retroactive-conformance warnings).
-flags=(-swift-version 6 -package-name swift_att -O -g -sanitize=fuzzer,address -parse-as-library)
-mkdir -p "$out/modules" "$out/bin"
+flags=(-swift-version 6 -package-name swift_att "$optimize" -sanitize=fuzzer,address -parse-as-library)
+# Objects of each optimisation level live apart, so neither rebuild undoes the other.
+# At -Onone, -g adds a job wrapping the module for the debugger that writes the same
+# object path as the compile; line tables are all ASan's reports need.
+build="$out"
+if [[ $optimize == -O ]]; then flags+=(-g); else build="$out/onone"; flags+=(-gline-tables-only); fi
+mkdir -p "$build/modules" "$build/bin"
 
 declare -A deps=([BluetoothCore]="" [ATT]="BluetoothCore" [HCI]="BluetoothCore"
     [Advertising]="BluetoothCore" [L2CAP]="BluetoothCore HCI" [GATT]="BluetoothCore ATT")
@@ -77,46 +89,50 @@ declare -A deps=([BluetoothCore]="" [ATT]="BluetoothCore" [HCI]="BluetoothCore"
 link_filter() { grep -v "Cannot export local symbol" || true; }
 
 build_module() {
-    local name=$1 object="$out/modules/$1.o" stale=false
+    local name=$1 object="$build/modules/$1.o" stale=false
     local inputs=("Sources/$name")
-    for d in ${deps[$name]}; do inputs+=("$out/modules/$d.o"); done
+    for d in ${deps[$name]}; do inputs+=("$build/modules/$d.o"); done
     if [[ ! -f "$object" ]] || [[ -n "$(find "${inputs[@]}" -newer "$object" -print -quit)" ]]; then stale=true; fi
     $stale || return 0
     echo "building module $name"
     local sources
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
-    swiftc "${flags[@]}" -module-name "$name" -wmo -I "$out/modules" \
-        -emit-module -emit-module-path "$out/modules/$name.swiftmodule" \
+    swiftc "${flags[@]}" -module-name "$name" -wmo -I "$build/modules" \
+        -emit-module -emit-module-path "$build/modules/$name.swiftmodule" \
         -c -o "$object" "${sources[@]}"
 }
 
 build_target() {
-    local t=$1 binary="$out/bin/$1" file="Tests/fuzz/${harness[$1]}.swift"
+    local t=$1 binary="$build/bin/$1" file="Tests/fuzz/${harness[$1]}.swift"
     local support=(Tests/fuzz/FuzzInput.swift)
     [[ $t == gatt-* ]] && support+=(Tests/fuzz/FuzzDatabase.swift)
     local objects=() m
-    for m in ${modules[$t]}; do objects+=("$out/modules/$m.o"); done
+    for m in ${modules[$t]}; do objects+=("$build/modules/$m.o"); done
     if [[ -f "$binary" ]] && [[ -z "$(find "$file" "${support[@]}" "${objects[@]}" -newer "$binary" -print -quit)" ]]; then
         return 0
     fi
     echo "building target $t"
-    swiftc "${flags[@]}" -module-name "fuzz_${t//-/_}" -I "$out/modules" \
+    swiftc "${flags[@]}" -module-name "fuzz_${t//-/_}" -I "$build/modules" \
         "${support[@]}" "$file" "${objects[@]}" -o "$binary" 2>&1 | link_filter
     test "${PIPESTATUS[0]}" -eq 0
 }
 
-# The modules the chosen targets need, a layer at a time; a layer's modules build in
-# parallel (each is one single-threaded whole-module compile).
+# The modules the chosen targets need: BluetoothCore, then two chains side by side (each
+# module is one single-threaded whole-module compile, these machines have two cores).
+# Chains rather than layers: GATT starts as soon as ATT is done instead of waiting for
+# HCI, the longest compile of the middle layer; the two chains take about as long.
 needed=" $(for t in "${targets[@]}"; do echo "${modules[$t]}"; done | tr ' ' '\n' | sort -u | tr '\n' ' ') "
-for layer in "BluetoothCore" "ATT HCI Advertising" "L2CAP GATT"; do
-    pids=()
-    for m in $layer; do
-        [[ $needed == *" $m "* ]] || continue
-        build_module "$m" &
-        pids+=($!)
+build_chain() {
+    local m
+    for m in "$@"; do
+        if [[ $needed == *" $m "* ]]; then build_module "$m"; fi
     done
-    for pid in "${pids[@]}"; do wait "$pid"; done
-done
+}
+build_chain BluetoothCore
+build_chain ATT GATT &
+chain=$!
+build_chain HCI Advertising L2CAP
+wait "$chain"
 # Harnesses compile and link two at a time (these machines have two cores).
 pids=()
 for t in "${targets[@]}"; do
@@ -134,23 +150,21 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:symbolize=1:${ASAN_OPTIONS:-}"
 export ASAN_SYMBOLIZER_PATH=/opt/swift/usr/bin/llvm-symbolizer
 
-printf '\n%-13s %12s %9s %7s %7s %8s %s\n' target execs "execs/s" cov ft crashes result
-failed=0
-summary=()
-for t in "${targets[@]}"; do
-    corpus="$out/corpus/$t" artifacts="$out/artifacts/$t/" log="$out/logs/$t.log"
-    regressions="Fixtures/fuzz/$t"
+# One target's run; its row of the table, and what failed, go to $out/logs/<target>.result.
+fuzz_target() {
+    local t=$1
+    local corpus="$out/corpus/$t" artifacts="$out/artifacts/$t/" log="$out/logs/$t.log"
+    local regressions="Fixtures/fuzz/$t"
     mkdir -p "$corpus" "$artifacts" "$out/logs"
-    dirs=("$corpus" "$out/seeds/$t")
+    local dirs=("$corpus" "$out/seeds/$t")
     [[ -d "$regressions" ]] && dirs+=("$regressions")
-    limit=()
+    local limit=()
     [[ -n "$runs" ]] && limit+=(-runs="$runs")
     [[ -n "$seconds" ]] && limit+=(-max_total_time="$seconds")
-    set +e
-    "$out/bin/$t" "${limit[@]}" -max_len="${max_len[$t]}" -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$artifacts" "${dirs[@]}" >"$log" 2>&1
-    status=$?
-    set -e
+    local status=0
+    "$build/bin/$t" "${limit[@]}" -max_len="${max_len[$t]}" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$artifacts" "${dirs[@]}" >"$log" 2>&1 || status=$?
+    local execs rate last cov ft crashes result
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
     rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
     last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
@@ -161,11 +175,34 @@ for t in "${targets[@]}"; do
     if ((status != 0 || crashes > 0)); then
         result="FAILED (exit $status): see $log"
         ((crashes > 0)) || crashes=1
-        failed=1
     fi
-    printf '%-13s %12s %9s %7s %7s %8s %s\n' "$t" "$execs" "$rate" "$cov" "$ft" "$crashes" "$result"
-    if [[ $result != ok ]]; then
-        grep -E 'ERROR:|SUMMARY:|Fatal error|fuzz invariant|Test unit written' "$log" | head -n 8 | sed 's/^/    /'
+    {
+        printf '%-13s %12s %9s %7s %7s %8s %s\n' "$t" "$execs" "$rate" "$cov" "$ft" "$crashes" "$result"
+        if [[ $result != ok ]]; then
+            grep -E 'ERROR:|SUMMARY:|Fatal error|fuzz invariant|Test unit written' "$log" | head -n 8 | sed 's/^/    /'
+        fi
+    } >"$out/logs/$t.result"
+}
+
+# $jobs targets at a time; the table lists them in the order given.
+pids=()
+for t in "${targets[@]}"; do
+    rm -f "$out/logs/$t.result"
+    fuzz_target "$t" &
+    pids+=($!)
+    if ((${#pids[@]} == jobs)); then wait "${pids[0]}" || true; pids=("${pids[@]:1}"); fi
+done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+
+printf '\n%-13s %12s %9s %7s %7s %8s %s\n' target execs "execs/s" cov ft crashes result
+failed=0
+for t in "${targets[@]}"; do
+    if [[ -f "$out/logs/$t.result" ]]; then
+        cat "$out/logs/$t.result"
+        grep -q ' ok$' "$out/logs/$t.result" || failed=1
+    else
+        echo "$t: the run left no result (see $out/logs/$t.log)"
+        failed=1
     fi
 done
 exit "$failed"
