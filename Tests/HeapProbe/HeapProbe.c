@@ -16,6 +16,7 @@
 
 #if defined(__GLIBC__) && !defined(HEAP_PROBE_SANITIZED)
 #include <errno.h>
+#include <malloc.h>
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -29,6 +30,10 @@ static __thread uint64_t thread_frees;
 int heap_probe_is_available(void) { return 1; }
 uint64_t heap_probe_thread_allocations(void) { return thread_allocations; }
 uint64_t heap_probe_thread_frees(void) { return thread_frees; }
+size_t heap_probe_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
 
 void *malloc(size_t n) { thread_allocations++; return __libc_malloc(n); }
 void *calloc(size_t c, size_t n) { thread_allocations++; return __libc_calloc(c, n); }
@@ -55,4 +60,5 @@ int posix_memalign(void **out, size_t a, size_t n) {
 int heap_probe_is_available(void) { return 0; }
 uint64_t heap_probe_thread_allocations(void) { return 0; }
 uint64_t heap_probe_thread_frees(void) { return 0; }
+size_t heap_probe_bytes_in_use(void) { return 0; }
 #endif

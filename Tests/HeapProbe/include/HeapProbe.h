@@ -3,6 +3,7 @@
 // glibc's own entry points (__libc_malloc etc.); see HeapProbe.c for why per thread.
 #ifndef SWIFT_ATT_HEAP_PROBE_H
 #define SWIFT_ATT_HEAP_PROBE_H
+#include <stddef.h>
 #include <stdint.h>
 
 /// Whether heap_probe_thread_allocations counts anything (glibc, and not built with
@@ -16,4 +17,9 @@ uint64_t heap_probe_thread_allocations(void);
 /// Blocks this thread has freed so far (free of a non-NULL pointer, realloc of one);
 /// 0 when unavailable. Allocations minus frees over a stretch of code is what it kept.
 uint64_t heap_probe_thread_frees(void);
+
+/// Bytes malloc has handed out in the whole process, all threads and arenas (glibc's
+/// mallinfo2: uordblks plus hblkhd), for a soak's "is memory flat" check; 0 when
+/// unavailable.
+size_t heap_probe_bytes_in_use(void);
 #endif
