@@ -5,18 +5,21 @@
 #
 # Sanitizers (default: both, address first) each build the package and its tests with
 # `--sanitize=…` into their own scratch directory (.build-asan, .build-tsan), so the
-# normal .build stays as it is, then run `swift test` there in two passes: first the
-# suites that run in-process, all at once as usual, then the two that start Bumble and
-# the swift-att binary (IntegrationTests, CommandLineTests) one test at a time. Those
-# tests block a thread of Swift's cooperative pool (one per core) while a subprocess or
-# Bumble works, which an instrumented swift-att makes seconds long: run with the rest,
-# on two cores they held the whole pool for minutes, so that tests already running
-# timed out on waits that never got a thread, and Bumble's controllers quit
-# (--duration 300) under tests still using them. --unit-only runs the first pass alone;
-# --filter REGEX narrows both. Any sanitizer report fails
-# the run: ASan aborts the test process at its first report (halt_on_error=1), TSan
-# reports every race and goes on; the reports are printed. Exits non-zero if any run
-# failed.
+# normal .build stays as it is, then run `swift test` there in three passes, because
+# Swift Testing runs every test at once on Swift's cooperative pool, one thread per
+# core, and instrumented code is slow. First the codec and other in-process suites,
+# all at once; then those that run hosts over the loopback link (HostFaultTests,
+# LoopbackControllerTests), whose waits have wall-clock deadlines: run with the first,
+# they lost whole seconds to the CPU-bound tests holding the pool. Last, one test at a
+# time, the two that start Bumble and the swift-att binary (IntegrationTests,
+# CommandLineTests): they block a pool thread while a subprocess or Bumble works, which
+# an instrumented swift-att makes seconds long; run with the rest, on two cores they
+# held the whole pool for minutes, so that tests already running timed out on waits
+# that never got a thread, and Bumble's controllers quit (--duration 300) under tests
+# still using them. --unit-only runs the first two passes; --filter REGEX narrows
+# every pass. Any sanitizer report fails the run: ASan aborts the test process at its
+# first report (halt_on_error=1), TSan reports every race and goes on; the reports are
+# printed. Exits non-zero if any run failed.
 #
 # Why these options: Swift's own crash handler is switched off so the sanitizer's report
 # is the one printed; LeakSanitizer stays on (ASan's default on Linux) with the
@@ -32,6 +35,7 @@ sanitizers=()
 filter=()
 unit_only=0
 # Swift Testing matches --filter and --skip against "Module.Suite/test()".
+host_suites='(HostFaultTests|LoopbackControllerTests)\.'
 subprocess_suites='(CommandLineTests|IntegrationTests)\.'
 while (($#)); do
     case "$1" in
@@ -60,18 +64,18 @@ for sanitizer in "${sanitizers[@]}"; do
     started=$SECONDS
     status=0
     : >"$log"
-    # The in-process suites together, then the subprocess ones one at a time
-    # (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH: Swift Testing's knob, experimental).
-    passes=(in-process)
+    # SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH is Swift Testing's (experimental) knob.
+    passes=(in-process hosts)
     ((unit_only)) || passes+=(subprocesses)
     for pass in "${passes[@]}"; do
         environment=(SWIFT_ATT_SANITIZER="$sanitizer")
-        if [[ $pass == in-process ]]; then
-            args=(--skip "^$subprocess_suites")
-        else
-            args=(--skip "^(?!$subprocess_suites)")
-            environment+=(SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1)
-        fi
+        case $pass in
+            in-process) args=(--skip "^($host_suites|$subprocess_suites)") ;;
+            hosts) args=(--skip "^(?!$host_suites)") ;;
+            subprocesses)
+                args=(--skip "^(?!$subprocess_suites)")
+                environment+=(SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1) ;;
+        esac
         echo "== $sanitizer: swift test ${filter[*]} ${args[*]}"
         set +e
         env "${environment[@]}" swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" \
