@@ -5,14 +5,21 @@
 #
 # Sanitizers (default: both, address first) each build the package and its tests with
 # `--sanitize=…` into their own scratch directory (.build-asan, .build-tsan), so the
-# normal .build stays as it is, then run `swift test` there. --unit-only leaves out the
-# two suites that start Bumble and the swift-att binary (IntegrationTests,
-# CommandLineTests): under TSan, which slows the host loop and Bumble's peers alike,
-# a few of those time out on a two-core machine, so use it there; --filter passes a
-# filter of your own. Any sanitizer report fails
-# the run: ASan aborts the test process at its first report (halt_on_error=1), TSan
-# reports every race and goes on; the reports are printed. Exits non-zero if any run
-# failed.
+# normal .build stays as it is, then run `swift test` there in three passes, because
+# Swift Testing runs every test at once on Swift's cooperative pool, one thread per
+# core, and instrumented code is slow. First the codec and other in-process suites,
+# all at once; then those that run hosts over the loopback link (HostFaultTests,
+# LoopbackControllerTests), whose waits have wall-clock deadlines: run with the first,
+# they lost whole seconds to the CPU-bound tests holding the pool. Last, one test at a
+# time, the two that start Bumble and the swift-att binary (IntegrationTests,
+# CommandLineTests): they block a pool thread while a subprocess or Bumble works, which
+# an instrumented swift-att makes seconds long; run with the rest, on two cores they
+# held the whole pool for minutes, so that tests already running timed out on waits
+# that never got a thread, and Bumble's controllers quit (--duration 300) under tests
+# still using them. --unit-only runs the first two passes; --filter REGEX narrows
+# every pass. Any sanitizer report fails the run: ASan aborts the test process at its
+# first report (halt_on_error=1), TSan reports every race and goes on; the reports are
+# printed. Exits non-zero if any run failed.
 #
 # Why these options: Swift's own crash handler is switched off so the sanitizer's report
 # is the one printed; LeakSanitizer stays on (ASan's default on Linux) with the
@@ -26,12 +33,14 @@ export PATH="/opt/swift/usr/bin:$PATH"
 
 sanitizers=()
 filter=()
+unit_only=0
+# Swift Testing matches --filter and --skip against "Module.Suite/test()".
+host_suites='(HostFaultTests|LoopbackControllerTests)\.'
+subprocess_suites='(CommandLineTests|IntegrationTests)\.'
 while (($#)); do
     case "$1" in
         address|thread) sanitizers+=("$1"); shift ;;
-        --unit-only)
-            filter=(--filter 'ATTTests|ATTJSONTests|AdvertisingTests|BluetoothCoreTests|CaptureTests|GATTTests|HCIFlowTests|HCITests|L2CAPTests|ProfilesTests|TransportTests')
-            shift ;;
+        --unit-only) unit_only=1; shift ;;
         --filter) filter=(--filter "$2"); shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -52,13 +61,29 @@ for sanitizer in "${sanitizers[@]}"; do
     echo "== $sanitizer: build ($scratch)"
     swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" 2>&1 | tail -n 2
     test "${PIPESTATUS[0]}" -eq 0
-    echo "== $sanitizer: swift test ${filter[*]}"
     started=$SECONDS
-    set +e
-    SWIFT_ATT_SANITIZER=$sanitizer swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "${filter[@]}" >"$log" 2>&1
-    status=$?
-    set -e
-    grep -E "^(✔|✘) Test run|Executed [0-9]+ tests" "$log" | tail -n 3 || true
+    status=0
+    : >"$log"
+    # SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH is Swift Testing's (experimental) knob.
+    passes=(in-process hosts)
+    ((unit_only)) || passes+=(subprocesses)
+    for pass in "${passes[@]}"; do
+        environment=(SWIFT_ATT_SANITIZER="$sanitizer")
+        case $pass in
+            in-process) args=(--skip "^($host_suites|$subprocess_suites)") ;;
+            hosts) args=(--skip "^(?!$host_suites)") ;;
+            subprocesses)
+                args=(--skip "^(?!$subprocess_suites)")
+                environment+=(SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1) ;;
+        esac
+        echo "== $sanitizer: swift test ${filter[*]} ${args[*]}"
+        set +e
+        env "${environment[@]}" swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" \
+            "${filter[@]}" "${args[@]}" >>"$log" 2>&1
+        ((status |= $?))
+        set -e
+        grep -E "^(✔|✘) Test run" "$log" | tail -n 1 || true
+    done
     reports="$scratch/sanitizer-reports.txt"
     grep -E -A40 "ERROR: (AddressSanitizer|LeakSanitizer)|WARNING: ThreadSanitizer" "$log" >"$reports" || true
     if [[ -s "$reports" ]]; then
