@@ -96,7 +96,7 @@ let package = Package(
         // Faults end to end over the loopback link: hardware errors, hostile peers.
         .testTarget(
             name: "HostFaultTests",
-            dependencies: ["LoopbackController", "Host", "HCI", "L2CAP", "Transport", "GATT", "ATT", "BluetoothCore", "Advertising"]
+            dependencies: ["LoopbackController", "Host", "HCI", "L2CAP", "Transport", "GATT", "ATT", "BluetoothCore", "Advertising", "BenchSupport"]
         ),
         .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "GATT", "ATT", "Advertising", "BluetoothCore"]),
         .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),

@@ -1,4 +1,5 @@
 import Advertising
+import BenchSupport
 import BluetoothCore
 import GATT
 import Host
@@ -39,27 +40,6 @@ enum FaultFixture {
     static let advertisement: [UInt8] = [0x02, 0x01, 0x06]
 }
 
-/// The first element `match` picks from `stream` within `timeout`, or nil. The waits
-/// are generous: under the full `swift test` run, tests that block cooperative threads
-/// (synchronous waits on Bumble's output) can hold up these fast tests for seconds.
-func first<S: AsyncSequence & Sendable, T: Sendable>(
-    _ stream: S, within timeout: Duration = .seconds(30), _ match: @escaping @Sendable (S.Element) -> T?
-) async throws -> T? where S.Element: Sendable {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask {
-            for try await element in stream { if let found = match(element) { return found } }
-            return nil
-        }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = try await group.next() ?? nil
-        group.cancelAll()
-        return result
-    }
-}
-
 struct NeverHappened: Error, CustomStringConvertible {
     let what: String
     var description: String { "never happened: \(what)" }
@@ -80,22 +60,13 @@ func eventually(_ what: String, within timeout: Duration = .seconds(30), _ condi
 func collect<S: AsyncSequence & Sendable>(
     _ stream: S, within timeout: Duration = .seconds(30), until isLast: @escaping @Sendable (S.Element) -> Bool
 ) async throws -> [S.Element] where S.Element: Sendable {
-    let collected = try await withThrowingTaskGroup(of: [S.Element]?.self) { group in
-        group.addTask {
-            var elements: [S.Element] = []
-            for try await element in stream {
-                elements.append(element)
-                if isLast(element) { return elements }
-            }
-            return nil
+    let collected = try await withTimeout(timeout) { () -> [S.Element]? in
+        var elements: [S.Element] = []
+        for try await element in stream {
+            elements.append(element)
+            if isLast(element) { return elements }
         }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = try await group.next() ?? nil
-        group.cancelAll()
-        return result
+        return nil
     }
     guard let collected else { throw NeverHappened(what: "the last element awaited") }
     return collected

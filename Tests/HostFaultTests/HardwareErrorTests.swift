@@ -1,4 +1,5 @@
 import ATT
+import BenchSupport
 import BluetoothCore
 import GATT
 import HCI

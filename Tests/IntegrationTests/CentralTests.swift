@@ -25,18 +25,9 @@ import Transport
 
     /// The first device a scan delivers within `timeout`, or nil.
     static func firstDevice(_ scan: AsyncThrowingStream<DiscoveredDevice, any Error>, timeout: Duration = .seconds(5)) async throws -> DiscoveredDevice? {
-        try await withThrowingTaskGroup(of: DiscoveredDevice?.self) { group in
-            group.addTask {
-                for try await device in scan { return device }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
+        try await withTimeout(timeout) {
+            for try await device in scan { return device }
+            return nil
         }
     }
 

@@ -10,20 +10,11 @@ func first<T: Sendable>(
     _ what: String, in events: AsyncStream<HCIEvent>, timeout: Duration = .seconds(10),
     _ match: @escaping @Sendable (HCIEvent) -> T?
 ) async throws -> T {
-    let found: T? = try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask {
-            for await event in events {
-                if let value = match(event) { return value }
-            }
-            return nil
+    let found: T? = try await withTimeout(timeout) {
+        for await event in events {
+            if let value = match(event) { return value }
         }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = try await group.next() ?? nil
-        group.cancelAll()
-        return result
+        return nil
     }
     guard let found else { throw TimedOut(what: what) }
     return found

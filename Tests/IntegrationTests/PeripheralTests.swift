@@ -87,18 +87,9 @@ func firstPeripheralEvent<T: Sendable>(
     _ events: AsyncStream<PeripheralEvent>, timeout: Duration = .seconds(10),
     _ match: @escaping @Sendable (PeripheralEvent) -> T?
 ) async throws -> T {
-    let found: T? = try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask {
-            for await event in events { if let value = match(event) { return value } }
-            return nil
-        }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = try await group.next() ?? nil
-        group.cancelAll()
-        return result
+    let found: T? = try await withTimeout(timeout) {
+        for await event in events { if let value = match(event) { return value } }
+        return nil
     }
     guard let found else { throw TimedOut(what: "a peripheral event") }
     return found

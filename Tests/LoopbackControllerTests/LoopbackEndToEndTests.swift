@@ -1,3 +1,4 @@
+import BenchSupport
 import BluetoothCore
 import GATT
 import HCI
@@ -145,7 +146,7 @@ import Testing
         let second = try await Central.start(transport: pair.link.addController().specification)
         let first = try await pair.connect()
         // Advertising resumed after the first connection (Readvertising.default).
-        let device = try #require(try await LoopbackControllerTests.first(second.scan(services: [LoopbackFixture.service])) { $0 })
+        let device = try #require(try await BenchSupport.first(second.scan(services: [LoopbackFixture.service])) { $0 })
         let other = try await second.connect(device.address)
         #expect(first.handle != other.handle)
         #expect(pair.link.connectionCount == 2)

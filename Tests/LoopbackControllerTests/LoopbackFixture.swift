@@ -39,22 +39,3 @@ struct LoopbackFixture {
         return builder.advertisingData.encoded()
     }
 }
-
-/// The first element `match` picks from `stream` within `timeout`, or nil.
-func first<S: AsyncSequence & Sendable, T: Sendable>(
-    _ stream: S, within timeout: Duration = .seconds(30), _ match: @escaping @Sendable (S.Element) -> T?
-) async throws -> T? where S.Element: Sendable {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask {
-            for try await element in stream { if let found = match(element) { return found } }
-            return nil
-        }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let result = try await group.next() ?? nil
-        group.cancelAll()
-        return result
-    }
-}

@@ -1,3 +1,4 @@
+import BenchSupport
 import BluetoothCore
 import GATT
 import HCI
