@@ -150,10 +150,8 @@ extension GATTServer {
         let stored = setValue(value, at: entry.valueHandle) ? self.value(at: entry.valueHandle) : nil
         let value = (stored ?? value).prefix(ATTLimits.maximumAttributeValueLength)
         var out: [(ConnectionID, ATTPDU)] = []
-        // In connection order; a lone connection needs no sorting (the common case,
-        // and this runs for every value a peripheral streams).
-        let ids = connections.count == 1 ? Array(connections.keys) : connections.keys.sorted()
-        for id in ids where only == nil || only == id {
+        // In connection order.
+        for id in connections.keys.sorted() where only == nil || only == id {
             guard let s = connections[id], let configuration = s.subscriptions[entry.valueHandle] else { continue }
             if s.usesRobustCaching && !s.changeAware { continue }
             if let readAccess, readAccess.error(security: s.security, authorized: s.authorized) != nil { continue }

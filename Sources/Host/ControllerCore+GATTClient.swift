@@ -98,6 +98,11 @@ extension ControllerCore {
         drainCommands(on: link)
     }
 
+    /// Sends the Write Commands every link has waiting, as far as there is room.
+    func drainWaitingCommands() {
+        for link in links.values where !link.client.commands.isEmpty { drainCommands(on: link) }
+    }
+
     /// Sends waiting Write Commands while the link's transmit queue has room.
     func drainCommands(on link: AttributeLink) {
         while let command = link.client.commands.first,

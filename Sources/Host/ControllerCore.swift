@@ -150,7 +150,7 @@ final class ControllerCore {
     func flushOutput() {
         guard aclPending, isRunning else { return }
         flushACL()
-        for link in links.values where !link.client.commands.isEmpty { drainCommands(on: link) }
+        drainWaitingCommands()
         if aclPending { flushACL() }
         signalRoomIfWaiting()
     }
@@ -207,7 +207,7 @@ final class ControllerCore {
                 acl?.completed(Int(entry.numCompletedPackets), on: entry.connectionHandle)
             }
             flushACL()
-            for link in links.values where !link.client.commands.isEmpty { drainCommands(on: link) }
+            drainWaitingCommands()
             signalRoomIfWaiting()
         case .leMeta:
             if let established = ConnectionState.established(by: event) {
