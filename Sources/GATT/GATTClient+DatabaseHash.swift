@@ -48,6 +48,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         private func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound:

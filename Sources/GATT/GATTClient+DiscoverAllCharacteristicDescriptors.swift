@@ -46,6 +46,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         private func request() -> Step {
             guard let cursor else { return .done(found) }
             return .request(.findInformationRequest(FindInformationRequest(

@@ -51,6 +51,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         private func request() -> Step {
             .request(.readByTypeRequest(ReadByTypeRequest(
                 startingHandle: cursor.start, endingHandle: range.upperBound, attributeType: GATTAttributeType.characteristic)))

@@ -52,6 +52,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         /// Feeds the running stage (starts it when `pdu` is `nil`) and moves through the
         /// stages that finish without a request, until one asks for one or all are done.
         private mutating func run(_ pdu: ATTPDU?) -> Step {

@@ -49,6 +49,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         private func request() -> Step {
             let primary = GATTAttributeType.primaryService
             guard let uuid else {

@@ -55,6 +55,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         private func readByType() -> Step {
             .request(.readByTypeRequest(ReadByTypeRequest(
                 startingHandle: cursor.start, endingHandle: range.upperBound, attributeType: GATTAttributeType.include)))

@@ -33,6 +33,8 @@ extension GATTClient {
         }
 
         public mutating func cancel() -> Step? { core.cancel() }
+
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
     }
 
     /// Read Characteristic Descriptors (§4.12.1): a Read Request at the descriptor's handle.

@@ -49,6 +49,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         private mutating func blob() -> Step {
             blobs += 1
             return .request(.readBlobRequest(ReadBlobRequest(handle: handle, valueOffset: UInt16(Int(offset) + value.count))))

@@ -56,6 +56,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         private func split(_ bytes: ArraySlice<UInt8>, _ opcode: ATTOpcode) -> Step {
             let total = lengths.reduce(0, +)
             guard bytes.count == total else {

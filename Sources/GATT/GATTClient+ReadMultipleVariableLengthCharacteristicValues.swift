@@ -53,6 +53,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { core.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
         private mutating func advance(_ pdu: ATTPDU) -> Step {
             if var read = completion {
                 let step = read.receive(pdu)

@@ -55,5 +55,7 @@ extension GATTClient {
         }
 
         public mutating func cancel() -> Step? { core.cancel() }
+
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
     }
 }

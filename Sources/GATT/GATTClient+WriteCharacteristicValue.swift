@@ -36,6 +36,8 @@ extension GATTClient {
         }
 
         public mutating func cancel() -> Step? { core.cancel() }
+
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
     }
 
     /// Write Characteristic Descriptors (§4.12.3): a Write Request at the descriptor's handle.

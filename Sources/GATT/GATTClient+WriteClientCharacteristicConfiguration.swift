@@ -54,6 +54,8 @@ extension GATTClient {
 
         public mutating func cancel() -> Step? { write.cancel() }
 
+        public mutating func refused(_ error: GATTClientError) -> Step { write.refused(error) }
+
         private func refusal(_ what: String, _ property: String) -> String {
             "the characteristic does not have the \(property) property (properties 0x"
                 + String(properties?.rawValue ?? 0, radix: 16) + "), so it sends no \(what)"

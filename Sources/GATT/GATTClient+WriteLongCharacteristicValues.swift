@@ -45,6 +45,8 @@ extension GATTClient {
         }
 
         public mutating func cancel() -> Step? { core.cancel() }
+
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
     }
 
     /// Write Long Characteristic Descriptors (§4.12.4): the same requests at the

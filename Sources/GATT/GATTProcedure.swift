@@ -14,6 +14,7 @@ import ATT
 ///
 /// A bearer's `.requestFailed(token, error)` ends the procedure without it: the host
 /// fails it with `GATTClientError(error)` (timed out, disconnected, malformed answer).
+/// A request the bearer refuses to send goes back to the procedure (`refused(_:)`).
 /// Every procedure splits values by the ATT_MTU it was made with (`mtu`): make it with
 /// the bearer's current `mtu`. Each is bounded: a server that answers wrong (handles out
 /// of order or going backwards, lists that make no progress, responses to other
@@ -42,6 +43,13 @@ public protocol GATTProcedure: Sendable {
     /// Response to a Write Request, the Execute Write Response) still reports what
     /// happened, because the server has done it. `nil` too when it has finished.
     mutating func cancel() -> Step?
+
+    /// The host could not send the last `.request` (the bearer refused it: ATT_MTU
+    /// shrank below it when the peer exchanged MTU again, the queue was full, the bearer
+    /// closed). The procedure fails with `error`; if it has Prepare Write Requests
+    /// queued on the server, it first asks for an Execute Write Request (cancel), so a
+    /// later long or reliable write does not execute this one's parts with its own.
+    mutating func refused(_ error: GATTClientError) -> Step
 }
 
 /// What a GATT procedure asks of the host next.

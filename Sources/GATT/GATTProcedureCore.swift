@@ -101,6 +101,21 @@ struct GATTProcedureCore<Output: Sendable>: Sendable {
         return .request(.executeWriteRequest(ExecuteWriteRequest(flags: .cancelAll)))
     }
 
+    /// See `GATTProcedure.refused(_:)`.
+    mutating func refused(_ error: GATTClientError) -> Step {
+        switch phase {
+        case .awaiting:
+            return fail(error)
+        case let .discarding(first):
+            // The Execute Write (cancel) itself was refused: the first failure is the news.
+            phase = .finished
+            return .failed(first)
+        case .ready, .finished:
+            phase = .finished
+            return .failed(error)
+        }
+    }
+
     /// See `GATTProcedure.cancel()`.
     mutating func cancel() -> Step? {
         switch phase {

@@ -61,7 +61,11 @@ extension ControllerCore {
             link.client.running = GATTClientSession.Running(driver: driver, token: token)
             perform(actions, on: link)
         } catch {
-            driver.fail(GATTClientError(error))
+            // Its Execute Write (cancel), if it asks for one, is two octets: it fits any
+            // ATT_MTU, and a closed bearer refuses it too, which ends the procedure.
+            if let next = driver.refused(GATTClientError(error)) {
+                sendClientRequest(next, for: driver, on: link)
+            }
         }
     }
 

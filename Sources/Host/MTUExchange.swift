@@ -39,4 +39,9 @@ struct MTUExchange: GATTProcedure {
     mutating func cancel() -> Step? {
         started ? nil : .failed(.cancelled)
     }
+
+    /// The bearer refuses a second exchange (`mtuAlreadyExchanged`), or is closed.
+    mutating func refused(_ error: GATTClientError) -> Step {
+        .failed(error)
+    }
 }

@@ -14,8 +14,10 @@ protocol ProcedureDriver: AnyObject {
     func start(mtu: Int) -> ATTPDU?
     /// The answer to the last request.
     func receive(_ response: ATTPDU) -> ATTPDU?
-    /// Ends the procedure without an answer (timeout, disconnection, bearer refusal).
+    /// Ends the procedure without an answer (timeout, disconnection).
     func fail(_ error: GATTClientError)
+    /// The bearer refused to send the last request; see `GATTProcedure.refused(_:)`.
+    func refused(_ error: GATTClientError) -> ATTPDU?
     /// Asks the procedure to stop; see `GATTProcedure.cancel()`.
     func cancel() -> ATTPDU?
     /// Whether the result has been reported.
@@ -58,6 +60,16 @@ final class ProcedureRun<Procedure: GATTProcedure>: ProcedureDriver {
 
     func fail(_ error: GATTClientError) {
         finish(.failure(error))
+    }
+
+    func refused(_ error: GATTClientError) -> ATTPDU? {
+        guard var procedure else {
+            finish(.failure(error))
+            return nil
+        }
+        let step = procedure.refused(error)
+        self.procedure = procedure
+        return follow(step)
     }
 
     func cancel() -> ATTPDU? {

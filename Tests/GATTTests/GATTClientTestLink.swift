@@ -28,6 +28,10 @@ struct GATTClientTestLink {
     var notifications: [GATTClient.HandleValue] = []
     var indications: [GATTClient.HandleValue] = []
     var tamper: ((_ request: ATTPDU, _ answer: [UInt8]) -> [UInt8]?)?
+    /// PDUs the server's side sends the client right after the client sends the request
+    /// with that (1-based) number, before its answer: a peer's own Exchange MTU Request,
+    /// say. The client's replies to them are dropped.
+    var interject: [Int: [[UInt8]]] = [:]
 
     private var nextToken = 1
     /// The server's indications awaiting confirmation: token → value handle.
@@ -72,15 +76,18 @@ struct GATTClientTestLink {
                     Issue.record("the procedure did not finish", sourceLocation: sourceLocation)
                     return .failure(.cancelled)
                 }
-                requests.append(pdu)
                 let token = nextToken
                 nextToken += 1
                 let actions: [Action]
                 do {
                     actions = try client.request(pdu, token: token, now: now)
                 } catch {
-                    return .failure(GATTClientError(error))
+                    // As the host does: the procedure hears of it and may wind down.
+                    step = procedure.refused(GATTClientError(error))
+                    continue
                 }
+                requests.append(pdu)
+                for bytes in interject[requests.count] ?? [] { _ = client.receive(bytes, now: now) }
                 if sent == disconnectAt {
                     guard case let .failure(error)? = outcome(of: token, in: client.close(reason: .remoteUserTerminated)) else {
                         Issue.record("the disconnect did not fail request \(sent)", sourceLocation: sourceLocation)

@@ -90,6 +90,30 @@ struct GATTClientWriteTests {
         #expect(tooLong.start().failure == .valueTooLong(length: 520, maximum: 512))
     }
 
+    /// Found by the gatt-client fuzz target (Fixtures/fuzz/gatt-client/crash-prepare-write-
+    /// after-mtu-shrinks): the peer's own Exchange MTU Request, after ours had agreed 24,
+    /// announced 23, so the next 24-octet part no longer fitted; the bearer refused it and
+    /// the parts already prepared stayed queued on the server, where a later write's
+    /// Execute Write would have written them too.
+    @Test("Write Long: ATT_MTU shrinks under it; the part that no longer fits is refused, the prepared parts cancelled")
+    func writeLongWhenMTUShrinks() throws {
+        let fixture = try Fixture()
+        var link = GATTClientTestLink(fixture.database, mtu: 24)
+        #expect(link.mtu == 24)
+        link.interject = [1: [[0x02, 0x17, 0x00]]]           // Exchange MTU Request, Client Rx MTU 23
+        let handle = fixture.valueHandle(fixture.long)
+        var write = GATTClient.WriteLongCharacteristicValues(handle: handle, value: Self.newValue, mtu: link.mtu)
+        let error = link.run(&write).gattError
+        #expect(link.mtu == 23)
+        #expect(error == .bearer(.pduTooLong(length: 24, mtu: 23)))
+        #expect(link.requests.map(\.opcode) == [.prepareWriteRequest, .executeWriteRequest])
+        #expect(link.requests.last == .executeWriteRequest(ExecuteWriteRequest(flags: .cancelAll)))
+        #expect(fixture.recorder.recorded.isEmpty, "nothing was written")
+        // A later long write executes only its own parts.
+        #expect(throws: Never.self) { try link.run(GATTClient.WriteLongCharacteristicValues(handle: handle, value: [1, 2, 3], offset: 0, mtu: link.mtu)).get() }
+        #expect(fixture.recorder.recorded.map(\.value) == [[1, 2, 3]], "not the 19 octets the refused write prepared")
+    }
+
     @Test("Write Long: an error on a Prepare Write cancels the queue, then fails with it")
     func writeLongError() throws {
         let fixture = try Fixture()

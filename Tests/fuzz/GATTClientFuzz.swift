@@ -13,9 +13,10 @@ import GATT
 /// When the input runs out every answer is true, so procedures also finish the normal
 /// way.
 ///
-/// Never a trap, and never a hang: each request the procedure asks for fits ATT_MTU and
-/// the bearer takes it, each procedure finishes within its bound on round trips, and
-/// after finishing asks for nothing more.
+/// Never a trap, and never a hang: each request the procedure asks for fits the ATT_MTU
+/// it was made for and the bearer takes it unless the peer has since shrunk ATT_MTU
+/// (a second Exchange MTU in the other direction), each procedure finishes within its
+/// bound on round trips, and after finishing asks for nothing more.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGATTClient(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -106,14 +107,19 @@ private struct ClientLink {
         while case let .request(pdu) = step {
             requests += 1
             require(requests <= 70_000, "the procedure did not finish")
-            require(pdu.encodedLength <= mtu, "a \(pdu.opcode) of \(pdu.encodedLength) octets at ATT_MTU \(mtu)")
+            require(pdu.encodedLength <= procedure.mtu,
+                    "a \(pdu.opcode) of \(pdu.encodedLength) octets from a procedure made for ATT_MTU \(procedure.mtu)")
             token += 1
             let sent: [Bearer.Action]
             do {
                 sent = try client.request(pdu, token: token, now: now)
             } catch {
-                require(false, "the bearer refused the procedure's \(pdu.opcode): \(error)")
-                return
+                // Only a peer that exchanged MTU again, announcing less, makes the
+                // bearer refuse: the procedure then ends, cancelling prepared writes.
+                require(error == .pduTooLong(length: pdu.encodedLength, mtu: mtu) && mtu < procedure.mtu,
+                        "the bearer refused the procedure's \(pdu.opcode): \(error)")
+                step = procedure.refused(GATTClientError(error))
+                continue
             }
             guard case let .send(bytes)? = sent.first else {
                 require(false, "the bearer did not send the procedure's request at once")
