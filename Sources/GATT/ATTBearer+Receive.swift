@@ -17,6 +17,18 @@ extension ATTBearer {
         }
     }
 
+    /// `receive(_:now:)` appending its actions to `actions`, which the caller reuses: a
+    /// Handle Value Notification, the PDU a stream of values arrives as, then costs no
+    /// array of its own. Everything else goes through `receive(_:now:)`.
+    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant, into actions: inout [Action]) {
+        if case .open = lifecycle, pdu.first == ATTOpcode.handleValueNotification.rawValue,
+           let notification = try? HandleValueNotification(parsing: pdu) {
+            actions.append(.notification(handle: notification.handle, value: notification.value))
+            return
+        }
+        actions.append(contentsOf: receive(pdu, now: now))
+    }
+
     /// Handles one PDU held in an array.
     public mutating func receive(_ pdu: [UInt8], now: ContinuousClock.Instant) -> [Action] {
         receive(pdu[...], now: now)

@@ -183,13 +183,23 @@ public struct ATTBearer: Sendable {
 
     /// Sends a command or notification at once; they never wait (§3.3.2).
     public mutating func send(_ pdu: ATTPDU) throws(ATTBearerError) -> [Action] {
+        try validateSend(pdu)
+        return [.send(pdu.encoded())]
+    }
+
+    /// Whether `send(_:)` would send `pdu` (the bearer is open, the PDU is a command or
+    /// notification and fits ATT_MTU), throwing what it would throw, without encoding
+    /// it: for a host that writes the PDU straight into its outgoing packet, the send
+    /// path of every notification (`send` has no other effect).
+    public func validateSend(_ pdu: ATTPDU) throws(ATTBearerError) {
         try checkOpen()
         let opcode = pdu.opcode
         guard opcode != .handleValueConfirmation else { throw .reservedForBearer(opcode) }
         guard opcode.kind == .command || opcode.kind == .notification else {
             throw .notACommandOrNotification(opcode)
         }
-        return [.send(try encode(pdu))]
+        let length = pdu.encodedLength
+        guard length <= mtu else { throw .pduTooLong(length: length, mtu: mtu) }
     }
 
     /// Answers the peer's request from the last `serve` action: its response, or an Error

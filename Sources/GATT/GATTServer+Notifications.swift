@@ -16,14 +16,25 @@ extension GATTServer {
     /// use Robust Caching (Part G §2.5.2.1). The caller sends indications one at a time
     /// per bearer (Part F §3.3.2).
     public func update(_ characteristic: GATTCharacteristic, value: [UInt8], only: ConnectionID? = nil) -> [(ConnectionID, ATTPDU)] {
-        guard let entry = database.characteristicsByObject[ObjectIdentifier(characteristic)] else { return [] }
-        return push(entry, value: value, only: only)
+        var out: [(ConnectionID, ATTPDU)] = []
+        update(characteristic, value: value, only: only) { out.append(($0, $1)) }
+        return out
+    }
+
+    /// `update(_:value:only:)` handing each connection's PDU to `deliver` as it is made,
+    /// in connection order: no array per value, for a host streaming notifications.
+    public func update(_ characteristic: GATTCharacteristic, value: [UInt8], only: ConnectionID? = nil,
+                       _ deliver: (ConnectionID, ATTPDU) -> Void) {
+        guard let entry = database.characteristicsByObject[ObjectIdentifier(characteristic)] else { return }
+        push(entry, value: value, only: only, deliver)
     }
 
     /// `update(_:value:only:)` for the characteristic whose value has `valueHandle`.
     public func update(valueHandle: UInt16, value: [UInt8], only: ConnectionID? = nil) -> [(ConnectionID, ATTPDU)] {
         guard let entry = database.characteristicsByValueHandle[valueHandle] else { return [] }
-        return push(entry, value: value, only: only)
+        var out: [(ConnectionID, ATTPDU)] = []
+        push(entry, value: value, only: only) { out.append(($0, $1)) }
+        return out
     }
 
     /// Sets the value of a characteristic the server holds, telling nobody. A value
@@ -142,27 +153,25 @@ extension GATTServer {
 
     // MARK: Internals
 
-    func push(_ entry: GATTDatabase.CharacteristicEntry, value: [UInt8], only: ConnectionID?) -> [(ConnectionID, ATTPDU)] {
-        guard let index = database.index(of: entry.valueHandle) else { return [] }
+    func push(_ entry: GATTDatabase.CharacteristicEntry, value: [UInt8], only: ConnectionID?,
+              _ deliver: (ConnectionID, ATTPDU) -> Void) {
+        guard let index = database.index(of: entry.valueHandle) else { return }
         let readAccess = database.attributes[index].permissions.read
         // A value the server holds is pushed as stored (a fixed-length one keeps its
         // other octets); a dynamic one as given.
         let stored = setValue(value, at: entry.valueHandle) ? self.value(at: entry.valueHandle) : nil
         let value = (stored ?? value).prefix(ATTLimits.maximumAttributeValueLength)
-        var out: [(ConnectionID, ATTPDU)] = []
-        // In connection order.
-        for id in connections.keys.sorted() where only == nil || only == id {
+        for id in connectionOrder where only == nil || only == id {
             guard let s = connections[id], let configuration = s.subscriptions[entry.valueHandle] else { continue }
             if s.usesRobustCaching && !s.changeAware { continue }
             if let readAccess, readAccess.error(security: s.security, authorized: s.authorized) != nil { continue }
             let part = value.prefix(s.mtu - 3)
             if configuration.contains(.notification) {
-                out.append((id, .handleValueNotification(HandleValueNotification(handle: entry.valueHandle, value: part))))
+                deliver(id, .handleValueNotification(HandleValueNotification(handle: entry.valueHandle, value: part)))
             } else {
-                out.append((id, .handleValueIndication(HandleValueIndication(handle: entry.valueHandle, value: part))))
+                deliver(id, .handleValueIndication(HandleValueIndication(handle: entry.valueHandle, value: part)))
             }
         }
-        return out
     }
 
     /// The Service Changed indication for a client, if it enabled them: the range's

@@ -83,6 +83,9 @@ public final class GATTServer {
     /// Characteristic Configurations), by the database's slot numbers.
     var values: [[UInt8]]
     var connections: [ConnectionID: ConnectionState] = [:]
+    /// `connections`' keys in order, kept by `connect` and `disconnect`: values are
+    /// pushed in connection order without sorting per value.
+    var connectionOrder: [ConnectionID] = []
     var bonds: [BluetoothAddress: BondedState] = [:]
 
     public init(database: GATTDatabase, configuration: Configuration = Configuration()) {
@@ -114,7 +117,9 @@ public final class GATTServer {
             owed = saved.pendingServiceChange
             bonds[bond]?.pendingServiceChange = nil
         }
-        connections[id] = state
+        if connections.updateValue(state, forKey: id) == nil {
+            connectionOrder.insert(id, at: connectionOrder.firstIndex { $0 > id } ?? connectionOrder.endIndex)
+        }
         for (handle, configuration) in state.subscriptions.sorted(by: { $0.key < $1.key }) {
             announce(id, valueHandle: handle, configuration: configuration, cause: .restored)
         }
@@ -128,6 +133,7 @@ public final class GATTServer {
     /// bonded client's configuration is kept under its bond for the next connection.
     public func disconnect(_ id: ConnectionID) {
         guard let state = connections.removeValue(forKey: id) else { return }
+        connectionOrder.removeAll { $0 == id }
         if let bond = state.bond {
             bonds[bond] = BondedState(
                 subscriptions: state.subscriptions, clientFeatures: state.clientFeatures,

@@ -14,8 +14,8 @@ extension ControllerCore {
     func applyUpdate(_ value: [UInt8], for characteristic: GATTCharacteristic) {
         guard let server = gattServer else { return settleUpdates(applied: 1, congested: false) }
         var crowded = false
-        for (id, pdu) in server.update(characteristic, value: value) {
-            guard let link = links[id.rawValue] else { continue }
+        server.update(characteristic, value: value) { id, pdu in
+            guard let link = links[id.rawValue] else { return }
             push(pdu, on: link)
             crowded = crowded || isCrowded(link)
         }

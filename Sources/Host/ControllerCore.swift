@@ -22,6 +22,10 @@ final class ControllerCore {
 
     var commands = HCICommandFlow<CommandCallback>()
     var acl: ACLFlow?
+    /// The packets of one `flushACL`, kept between turns so that a batch allocates nothing.
+    private var outgoingACL: [HCIPacket] = []
+    /// The bearer's actions for one received ATT PDU, kept between frames likewise.
+    private var receivedActions: [ATTBearer.Action] = []
     var recombiner = L2CAPRecombiner()
     private var eventListeners: [Int: AsyncStream<HCIEvent>.Continuation] = [:]
     var nextListener = 0
@@ -131,17 +135,26 @@ final class ControllerCore {
     /// The frame is queued; the loop sends what the controller has buffers for at the
     /// end of its turn (`flushOutput`), so that the frames of a batch of jobs (a run of
     /// `updateValue` calls) reach the controller in one write.
-    func sendFrame(channel: UInt16, payload: some Collection<UInt8>, handle: UInt16) {
+    ///
+    /// `payload` is encoded straight into the packets (a PDU needs no array of its own).
+    func sendFrame(channel: UInt16, payload: some ByteEncodable, handle: UInt16) {
         guard let bufferLength = acl?.bufferLength else { return }
-        acl?.enqueue(L2CAPFragmenter.fragments(channel: channel, payload: payload, handle: handle, bufferLength: bufferLength), on: handle)
+        L2CAPFragmenter.encodePackets(channel: channel, payload: payload, handle: handle, bufferLength: bufferLength) { packet in
+            acl?.enqueue(encoded: packet, on: handle)
+        }
         aclPending = true
+    }
+
+    func sendFrame(channel: UInt16, payload: [UInt8], handle: UInt16) {
+        sendFrame(channel: channel, payload: EncodedBytes(payload), handle: handle)
     }
 
     /// Sends every queued ACL packet the controller has a free buffer for.
     private func flushACL() {
         aclPending = false
-        guard let ready = acl?.dequeue(), !ready.isEmpty else { return }
-        send(ready.map { HCIPacket(type: .aclData, bytes: $0.encoded()[...]) })
+        guard acl?.dequeue(into: &outgoingACL) ?? 0 > 0 else { return }
+        send(outgoingACL)
+        outgoingACL.removeAll(keepingCapacity: true)
     }
 
     /// The end of the loop's turn: frames queued during it go out together, Write
@@ -246,7 +259,13 @@ final class ControllerCore {
         switch frame.channel {
         case L2CAPChannelIdentifier.attribute:
             guard let link = links[frame.connectionHandle] else { return }
-            perform(link.bearer.receive(frame.payload, now: .now), on: link)
+            // A buffer kept between frames (taken, so that a nested use gets its own).
+            var actions = receivedActions
+            receivedActions = []
+            link.bearer.receive(frame.payload, now: .now, into: &actions)
+            perform(actions, on: link)
+            actions.removeAll(keepingCapacity: true)
+            receivedActions = actions
         case L2CAPChannelIdentifier.leSignaling:
             let isCentral = connections[frame.connectionHandle]?.role == .central
             let outcome = LESignalingResponder.handle(frame.payload, isCentral: isCentral)
@@ -434,7 +453,9 @@ final class ControllerCore {
                 indicationTokens[nextToken] = (link.handle, indication.handle)
                 perform(actions, on: link)
             } else {
-                perform(try link.bearer.send(pdu), on: link)
+                // What `bearer.send` checks, then the PDU goes straight into its packet.
+                try link.bearer.validateSend(pdu)
+                sendFrame(channel: L2CAPChannelIdentifier.attribute, payload: pdu, handle: link.handle)
             }
             return true
         } catch {

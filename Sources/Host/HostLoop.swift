@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GATT
 import Synchronization
 import Transport
 
@@ -14,8 +15,16 @@ final class HostLoop: Sendable {
     typealias Job = @Sendable (ControllerCore) -> Void
     typealias Refusal = @Sendable (HCIError) -> Void
 
+    /// What other threads hand the loop, in the order they hand it.
+    private enum Work: Sendable {
+        case job(run: Job, refuse: Refusal)
+        /// A `Peripheral.updateValue` value its gate admitted: its own case rather than
+        /// a closure, so that a stream of values allocates no job per value.
+        case update([UInt8], GATTCharacteristic, UpdateGate)
+    }
+
     private struct Queue {
-        var jobs: [(run: Job, refuse: Refusal)] = []
+        var work: [Work] = []
         /// Set once the loop has stopped: why, so late jobs fail with the same reason.
         var stopReason: HCIError?
     }
@@ -61,17 +70,29 @@ final class HostLoop: Sendable {
     /// loop) then costs one system call, not one each. False when it was refused.
     @discardableResult
     func submit(_ job: @escaping Job, refuse: @escaping Refusal) -> Bool {
+        guard let stopReason = enqueue(.job(run: job, refuse: refuse)) else { return true }
+        refuse(stopReason)
+        return false
+    }
+
+    /// Queues a value `gate` admitted, for `ControllerCore.applyUpdate` in call order
+    /// with every job. Once the loop has stopped, gives the gate its slot back and
+    /// returns false.
+    func submitUpdate(_ value: [UInt8], for characteristic: GATTCharacteristic, gate: UpdateGate) -> Bool {
+        guard enqueue(.update(value, characteristic, gate)) != nil else { return true }
+        _ = gate.settle(applied: 1, congested: false)
+        return false
+    }
+
+    /// Nil when queued (waking the loop if the queue was empty), else why the loop stopped.
+    private func enqueue(_ work: Work) -> HCIError? {
         let outcome = queue.withLock { q -> (stopReason: HCIError?, first: Bool) in
             if let reason = q.stopReason { return (reason, false) }
-            q.jobs.append((job, refuse))
-            return (nil, q.jobs.count == 1)
-        }
-        if let stopReason = outcome.stopReason {
-            refuse(stopReason)
-            return false
+            q.work.append(work)
+            return (nil, q.work.count == 1)
         }
         if outcome.first { wake.signal() }
-        return true
+        return outcome.stopReason
     }
 
     private func run(_ core: ControllerCore) {
@@ -79,6 +100,9 @@ final class HostLoop: Sendable {
             pollfd(fd: core.transport.fileDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0),
         ]
+        // Swapped with the queue's array each turn: both keep their capacity, so taking
+        // a batch allocates nothing.
+        var ready: [Work] = []
         while core.isRunning {
             let timeout: Int32
             if let deadline = core.nextDeadline {
@@ -94,11 +118,14 @@ final class HostLoop: Sendable {
             }
             if fds[1].revents != 0 {
                 wake.drain()
-                let ready = queue.withLock { q in
-                    defer { q.jobs.removeAll(keepingCapacity: true) }
-                    return q.jobs
+                queue.withLock { q in swap(&q.work, &ready) }
+                for work in ready {
+                    switch work {
+                    case let .job(run, _): run(core)
+                    case let .update(value, characteristic, _): core.applyUpdate(value, for: characteristic)
+                    }
                 }
-                for job in ready { job.run(core) }
+                ready.removeAll(keepingCapacity: true)
             }
             if fds[0].revents != 0 && core.isRunning {
                 core.readTransport()
@@ -109,11 +136,16 @@ final class HostLoop: Sendable {
         let reason = core.stopReason ?? .closed
         let leftovers = queue.withLock { q in
             q.stopReason = reason
-            defer { q.jobs.removeAll() }
-            return q.jobs
+            defer { q.work.removeAll() }
+            return q.work
         }
         core.shutdown(reason)
-        for job in leftovers { job.refuse(reason) }
+        for work in leftovers {
+            switch work {
+            case let .job(_, refuse): refuse(reason)
+            case let .update(_, _, gate): _ = gate.settle(applied: 1, congested: false)
+            }
+        }
     }
 
     static func milliseconds(_ d: Duration) -> Int32 {

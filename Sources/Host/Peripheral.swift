@@ -146,9 +146,7 @@ public final class Peripheral: Sendable {
     /// therefore reach the loop in batches instead of one thread hand-off each.
     public func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) async -> Bool {
         guard updates.admit() else { return false }
-        let updates = self.updates
-        return controller.loop.submit({ core in core.applyUpdate(value, for: characteristic) },
-                                      refuse: { _ in _ = updates.settle(applied: 1, congested: false) })
+        return controller.loop.submitUpdate(value, for: characteristic, gate: updates)
     }
 
     /// The current value of a characteristic with a stored value.
