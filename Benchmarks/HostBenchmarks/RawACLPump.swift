@@ -59,9 +59,12 @@ struct RawACLPump {
     /// the `count` ones, first send to last arrival.
     mutating func run(valueLength: Int, warmup: Int, count: Int) throws -> Sample {
         let notification = [0x1B, 0x03, 0x00] + [UInt8](repeating: 0xA5, count: valueLength)
-        let packets = L2CAPFragmenter.fragments(channel: L2CAPChannelIdentifier.attribute, payload: notification,
-                                                handle: handle, bufferLength: bufferLength)
-            .map { HCIPacket(type: .aclData, bytes: $0.encoded()[...]) }
+        // Laid out as the host's send path lays them out.
+        var packets: [HCIPacket] = []
+        L2CAPFragmenter.encodePackets(channel: L2CAPChannelIdentifier.attribute, payload: EncodedBytes(notification),
+                                      handle: handle, bufferLength: bufferLength) {
+            packets.append(HCIPacket(type: .aclData, bytes: $0))
+        }
         let total = warmup + count
         var sent = 0
         var received = 0

@@ -2,31 +2,28 @@ import ATT
 
 extension ATTBearer {
     /// Handles one PDU from L2CAP channel 0x0004, classified by its opcode's kind
-    /// (Core 5.4 Vol 3 Part F §3.3.1, §3.4.9). A closed bearer ignores everything.
-    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [Action] {
-        guard case .open = lifecycle else { return [] }
-        guard let first = pdu.first else { return [.dropped(.malformedPDU(.empty))] }
+    /// (Core 5.4 Vol 3 Part F §3.3.1, §3.4.9), appending what to do to `actions`. A
+    /// closed bearer ignores everything. The caller keeps `actions` between PDUs, so a
+    /// stream of notifications costs no array per PDU.
+    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant, into actions: inout [Action]) {
+        guard case .open = lifecycle else { return }
+        guard let first = pdu.first else { return actions.append(.dropped(.malformedPDU(.empty))) }
         let opcode = ATTOpcode(first)
         switch opcode.kind {
-        case .request: return receiveRequest(pdu, opcode: opcode, now: now)
-        case .command: return receiveCommand(pdu)
-        case .response: return receiveResponse(pdu, opcode: opcode, now: now)
-        case .notification: return receiveNotification(pdu, opcode: opcode)
-        case .indication: return receiveIndication(pdu)
-        case .confirmation: return receiveConfirmation(pdu, opcode: opcode, now: now)
+        case .request: receiveRequest(pdu, opcode: opcode, now: now, into: &actions)
+        case .command: receiveCommand(pdu, into: &actions)
+        case .response: receiveResponse(pdu, opcode: opcode, now: now, into: &actions)
+        case .notification: receiveNotification(pdu, opcode: opcode, into: &actions)
+        case .indication: receiveIndication(pdu, into: &actions)
+        case .confirmation: receiveConfirmation(pdu, opcode: opcode, now: now, into: &actions)
         }
     }
 
-    /// `receive(_:now:)` appending its actions to `actions`, which the caller reuses: a
-    /// Handle Value Notification, the PDU a stream of values arrives as, then costs no
-    /// array of its own. Everything else goes through `receive(_:now:)`.
-    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant, into actions: inout [Action]) {
-        if case .open = lifecycle, pdu.first == ATTOpcode.handleValueNotification.rawValue,
-           let notification = try? HandleValueNotification(parsing: pdu) {
-            actions.append(.notification(handle: notification.handle, value: notification.value))
-            return
-        }
-        actions.append(contentsOf: receive(pdu, now: now))
+    /// Handles one PDU and returns what to do.
+    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        receive(pdu, now: now, into: &actions)
+        return actions
     }
 
     /// Handles one PDU held in an array.
@@ -36,36 +33,39 @@ extension ATTBearer {
 
     /// A request from the peer: answered here when it is Exchange MTU, unknown or
     /// malformed (§3.4.1.1), otherwise handed to the host to serve.
-    private mutating func receiveRequest(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant) -> [Action] {
-        if case .serving = server { return [.dropped(.requestBeforeResponse(opcode))] }
+    private mutating func receiveRequest(
+        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant, into actions: inout [Action]
+    ) {
+        if case .serving = server { return actions.append(.dropped(.requestBeforeResponse(opcode))) }
         // §3.2.8: ATT_MTU bounds every PDU; a longer request is not one to act on.
-        guard bytes.count <= mtu else { return [errorResponse(opcode, handle: 0, .invalidPDU)] }
+        guard bytes.count <= mtu else { return actions.append(errorResponse(opcode, handle: 0, .invalidPDU)) }
         let pdu: ATTPDU
         do throws(ATTDecodingError) {
             pdu = try ATTPDU(parsing: bytes)
         } catch .unknownOpcode {
-            return [errorResponse(opcode, handle: 0, .requestNotSupported)]
+            return actions.append(errorResponse(opcode, handle: 0, .requestNotSupported))
         } catch .valueTooLong where opcode == .writeRequest || opcode == .prepareWriteRequest {
             // Long enough to hold its handle, or it would have failed as truncated.
             let handle = bytes.littleEndianUInt16(at: 1)
-            return [errorResponse(opcode, handle: handle, .invalidAttributeValueLength)]
+            return actions.append(errorResponse(opcode, handle: handle, .invalidAttributeValueLength))
         } catch {
-            return [errorResponse(opcode, handle: 0, .invalidPDU)]
+            return actions.append(errorResponse(opcode, handle: 0, .invalidPDU))
         }
-        if case let .exchangeMTURequest(exchange) = pdu { return answerMTUExchange(exchange) }
+        if case let .exchangeMTURequest(exchange) = pdu { return answerMTUExchange(exchange, into: &actions) }
         server = .serving(request: opcode, deadline: now + transactionTimeout)
-        return [.serve(pdu)]
+        actions.append(.serve(pdu))
     }
 
     /// The peer's Exchange MTU Request: answered with `receiveMTU`, then ATT_MTU applied
     /// (§3.4.2.2: after the response is sent). A second one gets Request Not Supported.
-    private mutating func answerMTUExchange(_ request: ExchangeMTURequest) -> [Action] {
+    private mutating func answerMTUExchange(_ request: ExchangeMTURequest, into actions: inout [Action]) {
         guard !answeredMTUExchange else {
-            return [errorResponse(ExchangeMTURequest.opcode, handle: 0, .requestNotSupported)]
+            return actions.append(errorResponse(ExchangeMTURequest.opcode, handle: 0, .requestNotSupported))
         }
         answeredMTUExchange = true
         let response = ExchangeMTUResponse(serverRxMTU: UInt16(receiveMTU))
-        return [.send(response.encoded())] + learnPeerReceiveMTU(request.clientRxMTU)
+        actions.append(.send(response.encoded()))
+        actions += learnPeerReceiveMTU(request.clientRxMTU)
     }
 
     private func errorResponse(_ request: ATTOpcode, handle: UInt16, _ code: ATTErrorCode) -> Action {
@@ -75,22 +75,23 @@ extension ATTBearer {
     /// A command from the peer: served without an answer; one that is unknown, does not
     /// decode or is longer than ATT_MTU is ignored (§3.3.1: the Command flag means no
     /// response, ever).
-    private func receiveCommand(_ bytes: ArraySlice<UInt8>) -> [Action] {
-        guard bytes.count <= mtu else { return [.dropped(.pduTooLong(length: bytes.count, mtu: mtu))] }
+    private func receiveCommand(_ bytes: ArraySlice<UInt8>, into actions: inout [Action]) {
+        guard bytes.count <= mtu else { return actions.append(.dropped(.pduTooLong(length: bytes.count, mtu: mtu))) }
         do throws(ATTDecodingError) {
-            return [.serve(try ATTPDU(parsing: bytes))]
+            actions.append(.serve(try ATTPDU(parsing: bytes)))
         } catch {
-            return [.dropped(.malformedPDU(error))]
+            actions.append(.dropped(.malformedPDU(error)))
         }
     }
 
     /// A response from the peer: completes the outstanding request if it answers it.
-    private mutating func receiveResponse(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant) -> [Action] {
+    private mutating func receiveResponse(
+        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant, into actions: inout [Action]
+    ) {
         guard case let .awaitingResponse(outstanding) = client,
               Self.answers(bytes, opcode: opcode, request: outstanding.opcode)
-        else { return [.dropped(.unexpectedResponse(opcode))] }
+        else { return actions.append(.dropped(.unexpectedResponse(opcode))) }
         client = .idle
-        var actions: [Action] = []
         do throws(ATTDecodingError) {
             let pdu = try ATTPDU(parsing: bytes)
             if case let .exchangeMTUResponse(exchange) = pdu {
@@ -100,7 +101,7 @@ extension ATTBearer {
         } catch {
             actions.append(.requestFailed(outstanding.token, .malformedResponse(error)))
         }
-        return actions + sendNextRequest(now: now)
+        actions += sendNextRequest(now: now)
     }
 
     /// Whether a response PDU answers `request` (§3.4.9): the request's own response
@@ -115,34 +116,38 @@ extension ATTBearer {
     }
 
     /// A Handle Value Notification or Multiple Handle Value Notification (§3.4.7.1, §3.4.7.4).
-    private func receiveNotification(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode) -> [Action] {
+    private func receiveNotification(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, into actions: inout [Action]) {
         do throws(ATTDecodingError) {
             if opcode == .handleValueNotification {
                 let notification = try HandleValueNotification(parsing: bytes)
-                return [.notification(handle: notification.handle, value: notification.value)]
+                return actions.append(.notification(handle: notification.handle, value: notification.value))
             }
             let multiple = try MultipleHandleValueNotification(parsing: bytes)
-            return multiple.handleLengthValueTupleList.map { .notification(handle: $0.handle ?? 0, value: $0.value) }
+            for tuple in multiple.handleLengthValueTupleList {
+                actions.append(.notification(handle: tuple.handle ?? 0, value: tuple.value))
+            }
         } catch {
-            return [.dropped(.malformedPDU(error))]
+            actions.append(.dropped(.malformedPDU(error)))
         }
     }
 
     /// A Handle Value Indication (§3.4.7.2): handed up, then confirmed (§3.4.7.3).
-    private func receiveIndication(_ bytes: ArraySlice<UInt8>) -> [Action] {
-        let confirmation = Action.send(HandleValueConfirmation().encoded())
+    private func receiveIndication(_ bytes: ArraySlice<UInt8>, into actions: inout [Action]) {
         do throws(ATTDecodingError) {
             let indication = try HandleValueIndication(parsing: bytes)
-            return [.indication(handle: indication.handle, value: indication.value), confirmation]
+            actions.append(.indication(handle: indication.handle, value: indication.value))
         } catch {
-            return [.dropped(.malformedPDU(error)), confirmation]
+            actions.append(.dropped(.malformedPDU(error)))
         }
+        actions.append(.send(HandleValueConfirmation().encoded()))
     }
 
     /// A Handle Value Confirmation: completes our outstanding indication.
-    private mutating func receiveConfirmation(_ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant) -> [Action] {
+    private mutating func receiveConfirmation(
+        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant, into actions: inout [Action]
+    ) {
         guard case let .awaitingConfirmation(outstanding) = indications else {
-            return [.dropped(.unexpectedResponse(opcode))]
+            return actions.append(.dropped(.unexpectedResponse(opcode)))
         }
         indications = .idle
         let outcome: Action
@@ -152,6 +157,7 @@ extension ATTBearer {
         } catch {
             outcome = .indicationFailed(outstanding.token, .malformedResponse(error))
         }
-        return [outcome] + sendNextIndication(now: now)
+        actions.append(outcome)
+        actions += sendNextIndication(now: now)
     }
 }

@@ -7,6 +7,9 @@ final class AttributeLink {
     /// The largest ATT PDU this host accepts: 517 lets a 512-octet value travel in one
     /// notification, Read Response or Write Request.
     static let receiveMTU = 517
+    /// How many of our requests, and separately indications, may wait in the bearer
+    /// behind the outstanding one. `Peripheral.updateQueueCapacity` is derived from it.
+    static let bearerQueueLimit = 64
 
     let handle: UInt16
     var bearer: ATTBearer
@@ -15,7 +18,7 @@ final class AttributeLink {
 
     init(handle: UInt16, receiveMTU: Int, transactionTimeout: Duration) {
         self.handle = handle
-        bearer = ATTBearer(receiveMTU: receiveMTU, transactionTimeout: transactionTimeout)
+        bearer = ATTBearer(receiveMTU: receiveMTU, transactionTimeout: transactionTimeout, queueLimit: Self.bearerQueueLimit)
     }
 
     var connectionID: GATTServer.ConnectionID { GATTServer.ConnectionID(handle) }

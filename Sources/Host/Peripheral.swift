@@ -132,7 +132,12 @@ public final class Peripheral: Sendable {
     }
 
     /// How many `updateValue` values may wait for the loop thread at once.
-    public static let updateQueueCapacity = 32
+    ///
+    /// Half the bearer's indication queue, by construction: a link counts as crowded when
+    /// its queued indications plus this many could fill that queue, so at or above the
+    /// queue's limit every link would always be crowded and `.readyToUpdate` would never
+    /// come.
+    public static let updateQueueCapacity = AttributeLink.bearerQueueLimit / 2
 
     /// Stores `value` and notifies or indicates it to every subscriber, truncated to each
     /// link's ATT_MTU−3. Returns false, sending nothing, when a subscriber's transmit

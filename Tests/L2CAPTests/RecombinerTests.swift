@@ -141,10 +141,38 @@ import Testing
         }
     }
 
+    /// The packets `encodePackets` emits, decoded as a controller would read them.
+    static func fragments(_ payload: [UInt8], channel: UInt16 = 4, handle: UInt16 = 0x41, bufferLength: Int) throws -> [ACLDataPacket] {
+        var encoded: [ArraySlice<UInt8>] = []
+        L2CAPFragmenter.encodePackets(channel: channel, payload: EncodedBytes(payload), handle: handle, bufferLength: bufferLength) {
+            encoded.append($0)
+        }
+        return try encoded.map { try ACLDataPacket(parsing: $0) }
+    }
+
+    @Test("the send path's packets, byte for byte: one that fits, and one cut in three")
+    func fragmenterGoldenBytes() {
+        var one: [[UInt8]] = []
+        L2CAPFragmenter.encodePackets(channel: 4, payload: EncodedBytes([0x1B, 0x03, 0x00, 0x2A]), handle: 0x0041, bufferLength: 27) {
+            one.append(Array($0))
+        }
+        // Handle 0x041 with PB 00 (first, non-flushable); ACL length 8; L2CAP length 4, channel 4.
+        #expect(one == [[0x41, 0x00, 0x08, 0x00, 0x04, 0x00, 0x04, 0x00, 0x1B, 0x03, 0x00, 0x2A]])
+        var three: [[UInt8]] = []
+        L2CAPFragmenter.encodePackets(channel: 4, payload: EncodedBytes([0x1B, 0x03, 0x00, 0x2A, 0x2B]), handle: 0x0041, bufferLength: 4) {
+            three.append(Array($0))
+        }
+        #expect(three == [
+            [0x41, 0x00, 0x04, 0x00, 0x05, 0x00, 0x04, 0x00],   // L2CAP header
+            [0x41, 0x10, 0x04, 0x00, 0x1B, 0x03, 0x00, 0x2A],   // PB 01: continuing
+            [0x41, 0x10, 0x01, 0x00, 0x2B],
+        ])
+    }
+
     @Test(arguments: [1, 23, 27, 251])
-    func fragmenterRoundTrips(bufferLength: Int) {
+    func fragmenterRoundTrips(bufferLength: Int) throws {
         let payload = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
-        let packets = L2CAPFragmenter.fragments(channel: 4, payload: payload, handle: 0x41, bufferLength: bufferLength)
+        let packets = try Self.fragments(payload, bufferLength: bufferLength)
         #expect(packets.count == (304 + bufferLength - 1) / bufferLength)
         #expect(packets.allSatisfy { $0.data.count <= bufferLength && $0.handle == 0x41 })
         #expect(packets.first?.packetBoundary == .firstNonFlushable)
@@ -152,9 +180,7 @@ import Testing
         var r = L2CAPRecombiner()
         var frames: [L2CAPFrame] = []
         for p in packets {
-            // Through the wire form, as a controller would carry them.
-            let parsed = try! ACLDataPacket(parsing: p.encoded()[...])
-            if let f = r.push(parsed).frame { frames.append(f) }
+            if let f = r.push(p).frame { frames.append(f) }
         }
         #expect(frames.count == 1)
         #expect(frames.first.map { Array($0.payload) } == payload)
