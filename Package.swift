@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "BenchmarkTables", path: "Benchmarks/BenchmarkTables"),
         .executableTarget(
             name: "ATTBenchmarks",
-            dependencies: ["BluetoothCore", "ATT", "BenchmarkSupport", "BenchmarkTables", "BenchSupport"],
+            dependencies: ["BluetoothCore", "ATT", "BenchmarkSupport", "BenchmarkTables", "BenchSupport", "HeapProbe"],
             path: "Benchmarks/ATTBenchmarks"
         ),
         // Two swift-att hosts over the loopback link, Bumble's hosts, and Bumble's controllers.
@@ -81,7 +81,8 @@ let package = Package(
             name: "ATTTests",
             dependencies: ["ATT", "ATTJSON", "BluetoothCore", "HeapProbe"]
         ),
-        // glibc mallinfo2() for ATTTests' zero-allocation checks (<malloc.h> is not in Glibc).
+        // Allocations per thread (an interposed malloc) for ATTTests' zero-allocation checks
+        // and the ATT benchmark's allocs/op; glibc's mallinfo2() for the soak.
         .target(name: "HeapProbe", path: "Tests/HeapProbe"),
         .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
         // Starts Bumble's virtual controllers and Bumble peers for tests (Tests/bench).

@@ -1,7 +1,8 @@
 import BenchmarkSupport
+import HeapProbe
 
 /// Times a body over batches and reports the median nanoseconds per operation and the
-/// allocations per operation (counted on this thread by BenchmarkSupport's malloc hooks).
+/// allocations per operation (counted on this thread by HeapProbe's malloc hooks).
 struct Measurement {
     var nanosecondsPerOperation: Double
     var allocationsPerOperation: Double
@@ -12,7 +13,7 @@ struct Measurement {
         for _ in 0..<iterations { body() }
         var samples: [Double] = []
         samples.reserveCapacity(batches)
-        let allocationsBefore = allocation_counter_thread_count()
+        let allocationsBefore = heap_probe_thread_allocations()
         let clock = ContinuousClock()
         for _ in 0..<batches {
             let start = clock.now
@@ -21,7 +22,7 @@ struct Measurement {
             let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
             samples.append(ns / Double(iterations))
         }
-        let allocations = allocation_counter_thread_count() - allocationsBefore
+        let allocations = heap_probe_thread_allocations() - allocationsBefore
         samples.sort()
         return Measurement(
             nanosecondsPerOperation: samples[samples.count / 2],

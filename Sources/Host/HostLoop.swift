@@ -134,10 +134,10 @@ final class HostLoop: Sendable {
             core.flushOutput()
         }
         let reason = core.stopReason ?? .closed
-        let leftovers = queue.withLock { q in
+        var leftovers: [Work] = []
+        queue.withLock { q in
             q.stopReason = reason
-            defer { q.work.removeAll() }
-            return q.work
+            swap(&q.work, &leftovers)
         }
         core.shutdown(reason)
         for work in leftovers {

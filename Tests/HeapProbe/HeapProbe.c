@@ -3,7 +3,7 @@
 // Testing runs other tests on other threads at the same time, and a process-wide
 // figure (glibc's mallinfo2) mixes their allocations into the one being measured.
 // glibc exports its real allocator under __libc_* names, which avoids dlsym (itself an
-// allocator user) — the same technique as Benchmarks/BenchmarkSupport/AllocationCounter.c.
+// allocator user). The ATT benchmark's allocs/op column counts with it too.
 #include "HeapProbe.h"
 #include <stdlib.h>  // defines __GLIBC__ on glibc
 
