@@ -61,25 +61,12 @@ struct CentralConnector {
             wanted += " named like \(PeripheralReport.quoted(name))"
         }
         Output.progress("scanning for \(wanted)…")
-        let scan = central.scan(filter, active: !options.passive)
         let timeout = options.scanTimeout
         let wantedAddress = address
         let found: DiscoveredDevice?
         do {
-            found = try await withThrowingTaskGroup(of: DiscoveredDevice?.self) { group in
-                group.addTask {
-                    for try await device in scan where wantedAddress.map({ $0.value == device.address.value }) ?? true {
-                        return device
-                    }
-                    return nil
-                }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                return first
+            found = try await central.firstDevice(filter, active: !options.passive, within: timeout) { device in
+                wantedAddress.map { $0.value == device.address.value } ?? true
             }
         } catch {
             throw .failure("scanning: \(error)")

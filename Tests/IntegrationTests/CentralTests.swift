@@ -23,14 +23,6 @@ import Transport
         return peripheral
     }
 
-    /// The first device a scan delivers within `timeout`, or nil.
-    static func firstDevice(_ scan: AsyncThrowingStream<DiscoveredDevice, any Error>, timeout: Duration = .seconds(5)) async throws -> DiscoveredDevice? {
-        try await withTimeout(timeout) {
-            for try await device in scan { return device }
-            return nil
-        }
-    }
-
     @Test func scanFiltersAndConnect() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
@@ -38,18 +30,18 @@ import Transport
         let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
 
         // By service and by name (case-insensitive substring).
-        let byService = try #require(try await Self.firstDevice(central.scan(ScanFilter(services: [BluetoothUUID(0x180D)]))))
+        let byService = try #require(try await central.firstDevice(ScanFilter(services: [BluetoothUUID(0x180D)]), within: .seconds(5)))
         #expect(byService.address == peripheral.info.randomAddress)
-        let byName = try #require(try await Self.firstDevice(central.scan(ScanFilter(nameContains: "att hr"))))
+        let byName = try #require(try await central.firstDevice(ScanFilter(nameContains: "att hr"), within: .seconds(5)))
         #expect(byName.address == peripheral.info.randomAddress)
         #expect(byName.data.serviceUUIDs == [BluetoothUUID(0x180D)])
         #expect(byName.data.localName?.name == "swift-att HR")
         // A 128-bit spelling of the same service matches too.
-        let wide = try await Self.firstDevice(central.scan(ScanFilter(services: [BluetoothUUID(0x180D).widened])))
+        let wide = try await central.firstDevice(ScanFilter(services: [BluetoothUUID(0x180D).widened]), within: .seconds(5))
         #expect(wide?.address == peripheral.info.randomAddress)
         // Nothing advertises 0x1234, and the RSSI floor (Bumble reports −50) excludes all.
-        #expect(try await Self.firstDevice(central.scan(ScanFilter(services: [BluetoothUUID(0x1234)])), timeout: .milliseconds(500)) == nil)
-        #expect(try await Self.firstDevice(central.scan(ScanFilter(minimumRSSI: -40)), timeout: .milliseconds(500)) == nil)
+        #expect(try await central.firstDevice(ScanFilter(services: [BluetoothUUID(0x1234)]), within: .milliseconds(500)) == nil)
+        #expect(try await central.firstDevice(ScanFilter(minimumRSSI: -40), within: .milliseconds(500)) == nil)
 
         let events = peripheral.events()
         let link = try await central.connect(byService.address)

@@ -27,7 +27,7 @@ import Transport
             let server = try BumblePeer(bench: bench, controller: 0, address: PeerTests.serverAddress, arguments: [], script: "bumble_server.py")
             _ = try server.next("ready")
             let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
-            let device = try #require(try await CentralTests.firstDevice(central.scan(ScanFilter(services: [BluetoothUUID(0x180D)]))))
+            let device = try #require(try await central.firstDevice(ScanFilter(services: [BluetoothUUID(0x180D)]), within: .seconds(5)))
             #expect(device.data.localName?.name == "Bumble HR")
             let peer = try await central.connect(device.address)
             _ = try server.next("connected")

@@ -9,12 +9,10 @@ import Profiles
 enum ReadmeCentralExample {
     static func main() async throws {
         let central = try await Central.start(transport: "hci0")
-        var found: DiscoveredDevice?
-        for try await device in central.scan(services: [BluetoothUUID(0x180D)]) {
-            found = device          // ending the loop stops the scan
-            break
+        let heartRate = ScanFilter(services: [BluetoothUUID(0x180D)])     // or central.scan(heartRate) for them all
+        guard let device = try await central.firstDevice(heartRate, within: .seconds(10)) else {
+            fatalError("no heart-rate monitor within 10 s")
         }
-        guard let device = found else { fatalError("no heart-rate monitor") }
         let peer = try await central.connect(device.address)          // ATT_MTU exchanged too
         let database = try await peer.discoverDatabase()              // services, characteristics, descriptors
         if let controlPoint = database.characteristics(uuid: BluetoothUUID(0x2A39)).first {
