@@ -6,7 +6,7 @@
 One asyncio process: a LocalLink with Bumble's virtual controllers, one peripheral
 Device serving a notifying characteristic and N central Devices subscribed to it,
 joined through in-memory HCI pipes (the wiring of bumble.testing.test_utils), the
-same shape as swift-att's loopback benchmark. ATT_MTU 247, LE ACL buffers of 251
+same shape as swift-att's loopback benchmark. ATT_MTU 247, 64 LE ACL buffers of 251
 octets (as the loopback controllers report), so a 244-octet value is one ACL packet.
 
 The peripheral notifies --warmup values, then --count values, to every subscriber;
@@ -39,6 +39,7 @@ STREAM = UUID('5a7e0001-be4c-4a11-9c0d-5a7e00000000')
 def make_device(link, name, index, address):
     controller = Controller(f'C-{name}', link=link, public_address=f'F0:F0:F0:F0:{index >> 8:02X}:{index & 0xFF:02X}')
     controller.le_acl_data_packet_length = 251
+    controller.total_num_le_acl_data_packets = 64  # Bumble's default, stated: the loopback benchmark uses the same
     return Device(name=name, address=Address(address, Address.RANDOM_DEVICE_ADDRESS),
                   host=Host(controller, AsyncPipeSink(controller)))
 

@@ -19,14 +19,18 @@ final class NotificationBench: Sendable {
     let stream: GATTCharacteristic
     let subscriptions: [GATTNotificationStream]
     let valueLength: Int
+    /// Every host and the benchmark's own tasks run on this one thread; nil: each host
+    /// has its own loop thread and the tasks run on Swift's global executor.
+    let eventLoop: HostEventLoop?
 
     private init(peripheral: Peripheral, centrals: [Central], stream: GATTCharacteristic,
-                 subscriptions: [GATTNotificationStream], valueLength: Int) {
+                 subscriptions: [GATTNotificationStream], valueLength: Int, eventLoop: HostEventLoop?) {
         self.peripheral = peripheral
         self.centrals = centrals
         self.stream = stream
         self.subscriptions = subscriptions
         self.valueLength = valueLength
+        self.eventLoop = eventLoop
     }
 
     enum SetupError: Error, CustomStringConvertible {
@@ -38,14 +42,15 @@ final class NotificationBench: Sendable {
 
     /// Starts the peripheral on `peripheralTransport` and one central per entry of
     /// `centralTransports`; each central scans, connects (ATT_MTU 517), discovers and
-    /// subscribes.
+    /// subscribes. With `eventLoop`, every host runs on it.
     static func start(peripheral peripheralTransport: TransportSpecification, centrals centralTransports: [TransportSpecification],
-                      valueLength: Int) async throws -> NotificationBench {
+                      valueLength: Int, on eventLoop: HostEventLoop? = nil) async throws -> NotificationBench {
         let stream = GATTCharacteristic(uuid: streamUUID, properties: [.notify])
         let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [stream])],
                                         genericAccess: GATTGenericAccess(deviceName: "bench", appearance: 0))
         let peripheral = try await Peripheral.start(transport: peripheralTransport, database: database,
-                                                    readvertising: .upTo(connections: centralTransports.count))
+                                                    readvertising: .upTo(connections: centralTransports.count),
+                                                    on: eventLoop)
         var advertisement = AdvertisingDataBuilder()
         try advertisement.append(.flags(.leGeneralDiscoverableLEOnly))
         try advertisement.append(.serviceUUIDs(ServiceUUIDList([service])))
@@ -54,7 +59,7 @@ final class NotificationBench: Sendable {
         var centrals: [Central] = []
         var subscriptions: [GATTNotificationStream] = []
         for transport in centralTransports {
-            let central = try await Central.start(transport: transport)
+            let central = try await Central.start(transport: transport, on: eventLoop)
             centrals.append(central)
             var found: DiscoveredDevice?
             for try await device in central.scan(services: [service]) {
@@ -69,7 +74,7 @@ final class NotificationBench: Sendable {
             subscriptions.append(try await peer.notifications(of: characteristic))
         }
         return NotificationBench(peripheral: peripheral, centrals: centrals, stream: stream,
-                                 subscriptions: subscriptions, valueLength: valueLength)
+                                 subscriptions: subscriptions, valueLength: valueLength, eventLoop: eventLoop)
     }
 
     /// Counts what the centrals received, and wakes the sender at a target.
@@ -103,10 +108,14 @@ final class NotificationBench: Sendable {
     /// `count` more: wall and process CPU time from the first `updateValue` to the last
     /// value received. One run per bench (each subscription stream is consumed once).
     func run(warmup: Int, count: Int) async -> Sample {
+        await withTaskExecutorPreference(eventLoop) { await measure(warmup: warmup, count: count) }
+    }
+
+    private func measure(warmup: Int, count: Int) async -> Sample {
         let progress = Progress()
         let perCentral = warmup + count
         let receivers = subscriptions.map { subscription in
-            Task {
+            Task(executorPreference: eventLoop) {
                 var n = 0
                 do {
                     for try await _ in subscription {
@@ -122,7 +131,7 @@ final class NotificationBench: Sendable {
         func send(_ n: Int) async {
             for _ in 0..<n {
                 // CoreBluetooth's pattern: false means "queues full", wait for readyToUpdate.
-                while await !peripheral.updateValue(value, for: stream) {
+                while !peripheral.updateValue(value, for: stream) {
                     while let event = await events.next() {
                         if case .readyToUpdate = event { break }
                     }

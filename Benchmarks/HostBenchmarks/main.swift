@@ -1,5 +1,6 @@
 import BenchSupport
 import BenchmarkTables
+import Host
 import LoopbackController
 import Transport
 
@@ -22,17 +23,27 @@ let allCases = [Case(valueLength: 20, connections: 1), Case(valueLength: 244, co
 let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { i in
     CommandLine.arguments.indices.contains(i + 1) ? CommandLine.arguments[i + 1] : nil
 }
+// `--buffers N`: the loopback controllers' LE ACL buffer count (default 64, what Bumble's
+// controllers report in the peer measurement below).
+let bufferCount = CommandLine.arguments.firstIndex(of: "--buffers").flatMap { i in
+    CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
+} ?? 64
+// Each case runs twice: every host on a loop thread of its own, the benchmark's tasks on
+// Swift's global executor (the default), and everything on one `HostEventLoop` thread (as
+// Bumble runs everything on one asyncio loop). `--own-loops` or `--shared-loop` runs one.
+let loopModes = CommandLine.arguments.contains("--shared-loop") ? [true]
+    : CommandLine.arguments.contains("--own-loops") ? [false] : [false, true]
 let cases = allCases.filter { c in only.map { $0 == "\(c.valueLength)/\(c.connections)" } ?? true }
 
 /// swift-att over the loopback link: the median of `runs` runs of `count` values.
-func loopback(_ c: Case, count: Int) async throws -> Sample {
+func loopback(_ c: Case, count: Int, sharedLoop: Bool) async throws -> Sample {
     var samples: [Sample] = []
     for _ in 0..<runs {
-        let link = LoopbackLink(aclBufferLength: 251, aclBufferCount: 16)
+        let link = LoopbackLink(aclBufferLength: 251, aclBufferCount: bufferCount)
         let bench = try await NotificationBench.start(
             peripheral: link.addController().specification,
             centrals: (0..<c.connections).map { _ in link.addController().specification },
-            valueLength: c.valueLength)
+            valueLength: c.valueLength, on: sharedLoop ? HostEventLoop() : nil)
         samples.append(await bench.run(warmup: count / 10, count: count))
         await bench.stop()
         precondition(link.statistics.bufferOverflows == 0, "a host overran the loopback controller's buffers")
@@ -41,16 +52,20 @@ func loopback(_ c: Case, count: Int) async throws -> Sample {
 }
 
 print("Host throughput: notifications from one swift-att peripheral to N swift-att centrals over the")
-print("in-process loopback controllers (LE ACL 251 B × 16 buffers, ATT_MTU 517), median of \(runs) run(s)")
+print("in-process loopback controllers (LE ACL 251 B × \(bufferCount) buffers, ATT_MTU 517), median of \(runs) run(s);")
+print("loops: \"own\" = a loop thread per host, tasks on the global executor; \"shared\" = one HostEventLoop for all")
 print()
-var swiftSamples: [Sample] = []
-var table = Table(["value B", "links", "notifications", "wall s", "notif/s", "CPU µs/notif", "notif/CPU-s"])
-for c in cases {
-    let count = (quick ? 4_000 : 40_000) / c.connections
-    let s = try await loopback(c, count: count)
-    swiftSamples.append(s)
-    table.add([String(c.valueLength), String(c.connections), String(s.delivered), format(s.wallSeconds, decimals: 3),
-               formatRate(s.perSecond), format(s.cpuMicrosecondsEach, decimals: 2), formatRate(s.perCPUSecond)])
+func loopName(_ shared: Bool) -> String { shared ? "shared" : "own" }
+var swiftSamples: [(Case, shared: Bool, Sample)] = []
+var table = Table(["value B", "links", "loops", "notifications", "wall s", "notif/s", "CPU µs/notif", "notif/CPU-s"])
+for shared in loopModes {
+    for c in cases {
+        let count = (quick ? 4_000 : 40_000) / c.connections
+        let s = try await loopback(c, count: count, sharedLoop: shared)
+        swiftSamples.append((c, shared, s))
+        table.add([String(c.valueLength), String(c.connections), loopName(shared), String(s.delivered), format(s.wallSeconds, decimals: 3),
+                   formatRate(s.perSecond), format(s.cpuMicrosecondsEach, decimals: 2), formatRate(s.perCPUSecond)])
+    }
 }
 print(table.render())
 
@@ -64,11 +79,11 @@ if !withBumble || !BumbleHostFigures.available {
     print("The same exchange between two Bumble hosts (Bumble \(bumbleCount) values per link, one Python process over")
     print("Bumble's LocalLink, LE ACL 251 B, ATT_MTU 247); ratio = swift-att ÷ Bumble")
     print()
-    var versus = Table(["value B", "links", "swift-att notif/CPU-s", "Bumble notif/CPU-s", "ratio per core",
+    var versus = Table(["value B", "links", "loops", "swift-att notif/CPU-s", "Bumble notif/CPU-s", "ratio per core",
                         "swift-att notif/s", "Bumble notif/s", "ratio wall"])
-    for (c, s) in zip(cases, swiftSamples) {
+    for (c, shared, s) in swiftSamples {
         guard let b = bumble["\(c.valueLength)/\(c.connections)"] else { continue }
-        versus.add([String(c.valueLength), String(c.connections), formatRate(s.perCPUSecond), formatRate(b.perCPUSecond),
+        versus.add([String(c.valueLength), String(c.connections), loopName(shared), formatRate(s.perCPUSecond), formatRate(b.perCPUSecond),
                     format(s.perCPUSecond / b.perCPUSecond) + "×", formatRate(s.perSecond), formatRate(b.perSecond),
                     format(s.perSecond / b.perSecond) + "×"])
     }

@@ -25,10 +25,13 @@ public final class Central: Sendable {
     /// Opens the controller and runs its start-up sequence. `transactionTimeout` is how
     /// long the peer's server may take to answer a request before the call fails with
     /// `timedOut` and the link's bearer closes (the spec's 30 s; shorter for tests).
+    /// On `eventLoop` the host shares that thread (`HostEventLoop`); by default it gets
+    /// one of its own.
     public static func start(
-        transport: TransportSpecification, capturePath: String? = nil, transactionTimeout: Duration = .seconds(30)
+        transport: TransportSpecification, capturePath: String? = nil, transactionTimeout: Duration = .seconds(30),
+        on eventLoop: HostEventLoop? = nil
     ) async throws(HCIError) -> Central {
-        let controller = try await Controller.open(transport, capturePath: capturePath)
+        let controller = try await Controller.open(transport, capturePath: capturePath, on: eventLoop)
         await controller.perform { core in core.transactionTimeout = transactionTimeout }
         do {
             return Central(controller: controller, info: try await controller.start())
@@ -40,14 +43,15 @@ public final class Central: Sendable {
 
     /// Opens the controller named by a transport string ("hci0", "serial:/dev/ttyUSB0",
     /// "tcp:127.0.0.1:9000") and runs its start-up sequence.
-    public static func start(transport: String, capturePath: String? = nil) async throws(HCIError) -> Central {
+    public static func start(transport: String, capturePath: String? = nil,
+                             on eventLoop: HostEventLoop? = nil) async throws(HCIError) -> Central {
         let specification: TransportSpecification
         do {
             specification = try TransportSpecification(parsing: transport)
         } catch {
             throw .transport(error)
         }
-        return try await start(transport: specification, capturePath: capturePath)
+        return try await start(transport: specification, capturePath: capturePath, on: eventLoop)
     }
 
     /// Scans for devices advertising any of `services` (every device when empty), as

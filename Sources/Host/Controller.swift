@@ -27,10 +27,13 @@ public final class Controller: Sendable {
         self.transportName = transportName
     }
 
-    /// Opens the transport and starts the loop. No command is sent yet. With
+    /// Opens the transport and starts the loop (on `eventLoop`, shared with other hosts
+    /// and tasks; a thread of its own when nil). No command is sent yet. With
     /// `capturePath`, every packet both ways is written to that btsnoop file.
-    public static func open(_ specification: TransportSpecification, capturePath: String? = nil) async throws(HCIError) -> Controller {
-        Controller(loop: try await HostLoop.start(specification, capturePath: capturePath), transportName: specification.description)
+    public static func open(_ specification: TransportSpecification, capturePath: String? = nil,
+                            on eventLoop: HostEventLoop? = nil) async throws(HCIError) -> Controller {
+        Controller(loop: try await HostLoop.start(specification, capturePath: capturePath, on: eventLoop),
+                   transportName: specification.description)
     }
 
     /// Sends `command` and returns its decoded return parameters. A command the

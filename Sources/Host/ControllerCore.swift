@@ -37,6 +37,9 @@ final class ControllerCore {
     /// least; a peripheral installs its own database).
     var gattServer: GATTServer?
     private var peripheralListeners: [Int: AsyncStream<PeripheralEvent>.Continuation] = [:]
+    /// Sees every peripheral event as it happens, on the loop: how the advertiser learns
+    /// of connections without a task woken for every event (`.readyToUpdate` included).
+    var peripheralObserver: (@Sendable (PeripheralEvent) -> Void)?
     /// Frames were queued this turn and not yet offered to the controller.
     private var aclPending = false
     /// Admits `Peripheral.updateValue` calls on their callers' threads
@@ -486,6 +489,7 @@ final class ControllerCore {
     }
 
     func emit(_ event: PeripheralEvent) {
+        peripheralObserver?(event)
         for listener in peripheralListeners.values { listener.yield(event) }
     }
 
@@ -502,6 +506,7 @@ final class ControllerCore {
         eventListeners.removeAll()
         for listener in peripheralListeners.values { listener.finish() }
         peripheralListeners.removeAll()
+        peripheralObserver = nil
         for listener in recoveryListeners.values { listener.finish() }
         recoveryListeners.removeAll()
         recovery = nil

@@ -30,6 +30,13 @@ public struct GATTNotificationStream: AsyncSequence, Sendable {
         }
 
         public mutating func next() async throws -> GATTNotification? {
+            try await next(isolation: nil)
+        }
+
+        /// What `for try await` calls: it runs in the caller's isolation, so a value
+        /// already in the batch costs no executor switch (with a task executor
+        /// preference, each switch takes the task's status lock).
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> GATTNotification? {
             if index < batch.count {
                 defer { index += 1 }
                 return batch[index]
@@ -42,7 +49,7 @@ public struct GATTNotificationStream: AsyncSequence, Sendable {
             }
             batch.removeAll(keepingCapacity: true)
             index = 0
-            switch await subscription.channel.take(into: &batch) {
+            switch await subscription.channel.take(into: &batch, isolation: actor) {
             case .values:
                 index = 1
                 return batch[0]

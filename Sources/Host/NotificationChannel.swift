@@ -73,7 +73,7 @@ final class NotificationChannel: Sendable {
 
     /// Waits until values are buffered (swapped into `batch`, which must be empty), the
     /// stream ended, or the task was cancelled.
-    func take(into batch: inout [GATTNotification]) async -> Outcome {
+    func take(into batch: inout [GATTNotification], isolation actor: isolated (any Actor)? = #isolation) async -> Outcome {
         while true {
             if let outcome = poll(into: &batch) { return outcome }
             await withTaskCancellationHandler {

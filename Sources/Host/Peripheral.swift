@@ -10,7 +10,7 @@ import Transport
 ///     let peripheral = try await Peripheral.start(transport: spec, database: database)
 ///     try await peripheral.startAdvertising(data: advertisement)
 ///     for await event in peripheral.events() { … }
-///     _ = await peripheral.updateValue(bpm, for: heartRateMeasurement)
+///     _ = peripheral.updateValue(bpm, for: heartRateMeasurement)
 ///
 /// Advertising resumes by itself after a connection stopped it (`Readvertising`), the
 /// way CoreBluetooth keeps a peripheral manager advertising until told to stop.
@@ -30,8 +30,6 @@ public final class Peripheral: Sendable {
     private let listeners = PeripheralListeners()
     /// Admits `updateValue` calls without a round trip through the loop per value.
     private let updates = UpdateGate(capacity: Peripheral.updateQueueCapacity)
-    /// Watches connections and disconnections to restart advertising.
-    private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     private init(controller: Controller, database: GATTDatabase, info: ControllerInfo, readvertising: Readvertising) {
         self.controller = controller
@@ -43,18 +41,16 @@ public final class Peripheral: Sendable {
         }
     }
 
-    deinit {
-        watcher.withLock { $0?.cancel() }
-    }
-
     /// Opens the controller, runs its start-up sequence and starts serving `database`.
     /// `readvertising` says whether advertising resumes by itself after connections.
+    /// On `eventLoop` the host shares that thread (`HostEventLoop`); by default it gets
+    /// one of its own.
     public static func start(
         transport: TransportSpecification, database: GATTDatabase,
         configuration: GATTServer.Configuration = .init(), capturePath: String? = nil,
-        readvertising: Readvertising = .default
+        readvertising: Readvertising = .default, on eventLoop: HostEventLoop? = nil
     ) async throws(HCIError) -> Peripheral {
-        let controller = try await Controller.open(transport, capturePath: capturePath)
+        let controller = try await Controller.open(transport, capturePath: capturePath, on: eventLoop)
         let info: ControllerInfo
         do {
             info = try await controller.start()
@@ -108,27 +104,17 @@ public final class Peripheral: Sendable {
     /// Feeds connections and disconnections to the advertiser, which restarts
     /// advertising as `readvertising` says.
     private func watchConnections() {
-        let (stream, continuation) = AsyncStream<PeripheralEvent>.makeStream(bufferingPolicy: .unbounded)
-        let loop = controller.loop
-        loop.submit({ core in
-            let id = core.addPeripheralListener(continuation)
-            continuation.onTermination = { _ in
-                loop.submit({ core in core.removePeripheralListener(id) }, refuse: { _ in })
-            }
-        }, refuse: { _ in continuation.finish() })
         let advertiser = self.advertiser
-        watcher.withLock {
-            $0 = Task {
-                for await event in stream {
-                    switch event {
-                    case let .connected(handle, _): advertiser.connected(handle)
-                    case let .disconnected(handle, _): advertiser.disconnected(handle)
-                    case let .controllerRecovery(recovery): advertiser.recovery(recovery)
-                    default: break
-                    }
+        controller.loop.submit({ core in
+            core.peripheralObserver = { event in
+                switch event {
+                case let .connected(handle, _): advertiser.connected(handle)
+                case let .disconnected(handle, _): advertiser.disconnected(handle)
+                case let .controllerRecovery(recovery): advertiser.recovery(recovery)
+                default: break
                 }
             }
-        }
+        }, refuse: { _ in })
     }
 
     /// How many `updateValue` values may wait for the loop thread at once.
@@ -146,10 +132,11 @@ public final class Peripheral: Sendable {
     /// `updateValue(_:for:onSubscribedCentrals:)` does). Also false once the
     /// peripheral is closed.
     ///
-    /// Returns at once: the value is queued for the loop thread, in call order with
-    /// every other call, and a later `value(of:)` sees it. Values streamed in a loop
-    /// therefore reach the loop in batches instead of one thread hand-off each.
-    public func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) async -> Bool {
+    /// Synchronous, like CoreBluetooth's: the value is queued for the loop thread, in
+    /// call order with every other call, and a later `value(of:)` sees it. Values
+    /// streamed in a loop therefore reach the loop in batches instead of one thread
+    /// hand-off each (and, from a task on the peripheral's `HostEventLoop`, with none).
+    public func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) -> Bool {
         guard updates.admit() else { return false }
         return controller.loop.submitUpdate(value, for: characteristic, gate: updates)
     }
@@ -167,7 +154,7 @@ public final class Peripheral: Sendable {
     /// Stops advertising and serving, and closes the controller.
     public func close() async {
         try? await advertiser.stop()
-        watcher.withLock { $0?.cancel() }
+        await controller.perform { core in core.peripheralObserver = nil }
         // Centrals hear of it at once rather than after their supervision timeout.
         await controller.disconnectAll(timeout: .seconds(2))
         await controller.close()

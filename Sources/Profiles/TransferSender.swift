@@ -8,7 +8,7 @@
 /// next; on false stop and offer the same chunk again at `.readyToUpdate`.
 ///
 ///     var sender = TransferSender(text: "Hello")
-///     while let chunk = sender.pending, await peripheral.updateValue(chunk, for: c) {
+///     while let chunk = sender.pending, peripheral.updateValue(chunk, for: c) {
 ///         sender.accepted()
 ///     }
 ///

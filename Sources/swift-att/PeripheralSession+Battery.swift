@@ -32,7 +32,7 @@ extension PeripheralSession {
     private func publishBatteryLevel(cause: String) async {
         guard case let .running(peripheral) = state, let batteryLevel else { return }
         let level = battery.level
-        let sent = await peripheral.updateValue([level], for: batteryLevel)
+        let sent = peripheral.updateValue([level], for: batteryLevel)
         report.emit("battery level \(level) % (\(cause)\(sent ? "" : ", transmit queue full"))",
                     ["event": "battery", "level": .integer(Int(level)), "cause": .string(cause), "sent": .bool(sent)])
     }

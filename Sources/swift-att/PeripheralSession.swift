@@ -332,7 +332,7 @@ final class PeripheralSession {
         var next = simulator
         let m = next.next()
         let value = m.encoded()
-        guard await peripheral.updateValue(value, for: server.measurement) else {
+        guard peripheral.updateValue(value, for: server.measurement) else {
             report.emit("skipped a measurement: transmit queue full", ["event": "skipped"])
             return
         }
@@ -375,7 +375,7 @@ final class PeripheralSession {
     private func pumpTransfer() async {
         guard case let .running(peripheral) = state, case let .transfer(server) = served else { return }
         while var sender, let chunk = sender.pending {
-            guard await peripheral.updateValue(chunk, for: server.characteristic) else {
+            guard peripheral.updateValue(chunk, for: server.characteristic) else {
                 pause()
                 return
             }
@@ -416,7 +416,7 @@ final class PeripheralSession {
         guard case let .running(peripheral) = state, case let .serial(server) = served else { return }
         while var line = outbox.first {
             while line.next < line.chunks.count {
-                guard await peripheral.updateValue(line.chunks[line.next], for: server.characteristic) else {
+                guard peripheral.updateValue(line.chunks[line.next], for: server.characteristic) else {
                     outbox[0] = line
                     pause()
                     return

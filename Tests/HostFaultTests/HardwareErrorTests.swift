@@ -158,7 +158,7 @@ import Testing
         #expect(try await target.raw.request([0x12] + le(configuration) + [0x01, 0x00]) == [0x13])
         target.raw.pauseReading()
         var sent = 0
-        while await target.peripheral.updateValue([UInt8(sent & 0xFF)], for: FaultFixture.stream) {
+        while target.peripheral.updateValue([UInt8(sent & 0xFF)], for: FaultFixture.stream) {
             sent += 1
             guard sent < 1000 else { Issue.record("updateValue never refused"); break }
         }

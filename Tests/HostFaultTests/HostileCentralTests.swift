@@ -130,7 +130,7 @@ import Testing
         let stream = try target.handle(FaultFixture.stream)
         let configuration = try #require(target.peripheral.database.clientConfigurationHandle(of: FaultFixture.stream))
         #expect(try await target.raw.request([0x12] + le(configuration) + [0x01, 0x00]) == [0x13])
-        #expect(await target.peripheral.updateValue([UInt8](repeating: 0x44, count: 40), for: FaultFixture.stream))
+        #expect(target.peripheral.updateValue([UInt8](repeating: 0x44, count: 40), for: FaultFixture.stream))
         #expect(try await target.raw.nextATT("the notification") == [0x1B] + le(stream) + [UInt8](repeating: 0x44, count: 20))
         try await target.expectLinkWorks()
         await target.stop()

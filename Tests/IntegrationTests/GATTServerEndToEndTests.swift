@@ -268,12 +268,12 @@ import Transport
             try await rig.subscription(db.indicate, connection, [.indication], from: mark)
 
             let confirmations = rig.log.count
-            #expect(await p.updateValue(Array("n1".utf8), for: db.notify))
-            #expect(await p.updateValue(Array("i1".utf8), for: db.indicate))
-            #expect(await p.updateValue(Array("n2".utf8), for: db.notify))
-            #expect(await p.updateValue(Array("i2".utf8), for: db.indicate))  // queued behind i1's confirmation
+            #expect(p.updateValue(Array("n1".utf8), for: db.notify))
+            #expect(p.updateValue(Array("i1".utf8), for: db.indicate))
+            #expect(p.updateValue(Array("n2".utf8), for: db.notify))
+            #expect(p.updateValue(Array("i2".utf8), for: db.indicate))  // queued behind i1's confirmation
             // Longer than ATT_MTU−3: the notification carries the first 244 octets.
-            #expect(await p.updateValue(TestDatabase.longValue, for: db.notify))
+            #expect(p.updateValue(TestDatabase.longValue, for: db.notify))
             let received = try client.run(["op": "wait_values", "count": 5])
             let values = received.receivedValues
             let notifyHandle = rig.handle(db.notify), indicateHandle = rig.handle(db.indicate)
@@ -294,7 +294,7 @@ import Transport
             let unsubscribed = rig.log.count
             _ = try client.run(["op": "unsubscribe", "handle": notifyHandle])
             try await rig.subscription(db.notify, connection, [], from: unsubscribed)
-            _ = await p.updateValue(Array("n3".utf8), for: db.notify)
+            _ = p.updateValue(Array("n3".utf8), for: db.notify)
             #expect(try client.run(["op": "values", "settle": 0.5])["count"] as? Int == 0)
             _ = try client.run(["op": "disconnect"])
         }
@@ -331,7 +331,7 @@ import Transport
             }
             #expect(try client.run(["op": "read", "handle": cccd]).bytes("value") == [0x00, 0x00])
             #expect(try client.run(["op": "read", "handle": rig.handle(db.long)]).bytes("value") == Array(TestDatabase.longValue.prefix(22)))
-            #expect(await rig.peripheral.updateValue([1], for: db.notify))
+            #expect(rig.peripheral.updateValue([1], for: db.notify))
             #expect(try client.run(["op": "values", "settle": 0.3])["count"] as? Int == 0)
             _ = try client.run(["op": "disconnect"])
         }
@@ -359,7 +359,7 @@ import Transport
             for chunk in chunks {
                 while true {
                     let before = rig.log.count
-                    if await p.updateValue(chunk, for: db.notify) { break }
+                    if p.updateValue(chunk, for: db.notify) { break }
                     refusals += 1
                     try await rig.log.wait(for: ".readyToUpdate", from: before, timeout: .seconds(20)) { event -> Bool? in
                         if case .readyToUpdate = event { return true }
@@ -412,7 +412,7 @@ import Transport
             try await rig.subscription(db.notifyIndicate, a, [.notification], from: mark)
 
             // Only A subscribed: only A hears.
-            #expect(await p.updateValue(Array("one".utf8), for: db.notifyIndicate))
+            #expect(p.updateValue(Array("one".utf8), for: db.notifyIndicate))
             let first = try clients.run(["op": "wait_values", "count": 1, "client": 0]).receivedValues
             #expect(first.map(\.kind) == ["notification"])
             #expect(first.map(\.value) == [Array("one".utf8)])
@@ -428,7 +428,7 @@ import Transport
             #expect(try clients.run(["op": "read", "handle": cccd, "client": 0]).bytes("value") == [0x01, 0x00])
 
             mark = rig.log.count
-            #expect(await p.updateValue(Array("two".utf8), for: db.notifyIndicate))
+            #expect(p.updateValue(Array("two".utf8), for: db.notifyIndicate))
             let atA = try clients.run(["op": "wait_values", "count": 1, "client": 0]).receivedValues
             let atB = try clients.run(["op": "wait_values", "count": 1, "client": 1]).receivedValues
             #expect(atA.map(\.kind) == ["notification"])
@@ -448,7 +448,7 @@ import Transport
                    change.configuration.isEmpty, change.cause == .disconnected { return true }
                 return nil
             }
-            #expect(await p.updateValue(Array("three".utf8), for: db.notifyIndicate))
+            #expect(p.updateValue(Array("three".utf8), for: db.notifyIndicate))
             let last = try clients.run(["op": "wait_values", "count": 1, "client": 1]).receivedValues
             #expect(last.map(\.kind) == ["indication"])
             #expect(last.map(\.value) == [Array("three".utf8)])
@@ -485,7 +485,7 @@ import Transport
             for value in values {
                 while true {
                     let before = rig.log.count
-                    if await p.updateValue(value, for: db.notifyIndicate) { break }
+                    if p.updateValue(value, for: db.notifyIndicate) { break }
                     refusals += 1
                     try await rig.log.wait(for: ".readyToUpdate", from: before, timeout: .seconds(20)) { event -> Bool? in
                         if case .readyToUpdate = event { return true }

@@ -70,7 +70,7 @@ import Transport
         }
         #expect(subscribed)
         for bpm: UInt8 in [72, 75, 80] {
-            #expect(await peripheral.updateValue([0x00, bpm], for: measurement))
+            #expect(peripheral.updateValue([0x00, bpm], for: measurement))
         }
         for bpm: UInt8 in [72, 75, 80] {
             let notification = try central.next("notification")

@@ -17,12 +17,14 @@ import Testing
         let stream: GATTCharacteristic
         let writes: LoopbackFixture.Writes
 
-        static func start(_ link: LoopbackLink = LoopbackLink()) async throws -> Pair {
+        /// Both hosts on `eventLoop` when given, else each on a thread of its own.
+        static func start(_ link: LoopbackLink = LoopbackLink(), on eventLoop: HostEventLoop? = nil) async throws -> Pair {
             let writes = LoopbackFixture.Writes()
             let (database, stream) = try LoopbackFixture.database(writes: writes)
-            let peripheral = try await Peripheral.start(transport: link.addController().specification, database: database)
+            let peripheral = try await Peripheral.start(transport: link.addController().specification, database: database,
+                                                        on: eventLoop)
             try await peripheral.startAdvertising(data: LoopbackFixture.advertisement())
-            let central = try await Central.start(transport: link.addController().specification)
+            let central = try await Central.start(transport: link.addController().specification, on: eventLoop)
             return Pair(link: link, peripheral: peripheral, central: central, stream: stream, writes: writes)
         }
 
@@ -96,7 +98,7 @@ import Testing
             for n in 0..<count {
                 var value = [UInt8](repeating: UInt8(truncatingIfNeeded: n), count: valueLength)
                 value[0] = UInt8(n >> 8)
-                while await !pair.peripheral.updateValue(value, for: pair.stream) {
+                while !pair.peripheral.updateValue(value, for: pair.stream) {
                     while let event = await ready.next() {
                         if case .readyToUpdate = event { break }
                     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Advertising
 import BluetoothCore
 import GATT
@@ -15,6 +18,8 @@ struct LoopbackFixture {
     /// What the central wrote to the setting characteristic, in order.
     final class Writes: Sendable {
         let values = Mutex<[[UInt8]]>([])
+        /// The thread each write callback ran on (the peripheral's loop thread).
+        let threads = Mutex<[pthread_t]>([])
     }
 
     /// A service with a notifying stream, a readable label and a writable setting.
@@ -24,6 +29,7 @@ struct LoopbackFixture {
         let setting = GATTCharacteristic(uuid: settingUUID, properties: [.write, .writeWithoutResponse],
                                          value: .bytes([], onWrite: { context in
                                              writes.values.withLock { $0.append(Array(context.value)) }
+                                             writes.threads.withLock { $0.append(pthread_self()) }
                                              return nil
                                          }))
         let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [stream, label, setting])],

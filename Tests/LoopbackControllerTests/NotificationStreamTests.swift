@@ -37,7 +37,7 @@ import Testing
     static func send(_ values: [[UInt8]], from pair: Pair, events: AsyncStream<PeripheralEvent>) async {
         var ready = events.makeAsyncIterator()
         for value in values {
-            while await !pair.peripheral.updateValue(value, for: pair.stream) {
+            while !pair.peripheral.updateValue(value, for: pair.stream) {
                 while let event = await ready.next() {
                     if case .readyToUpdate = event { break }
                 }
@@ -100,7 +100,7 @@ import Testing
             for try await _ in values { count += 1 }
             return count
         }
-        _ = await pair.peripheral.updateValue([0x01], for: pair.stream)
+        _ = pair.peripheral.updateValue([0x01], for: pair.stream)
         consumer.cancel()
         // Iteration ends, without an error, once the task is cancelled.
         #expect(try await consumer.value <= 1)

@@ -50,7 +50,7 @@ enum SoakPeripheral {
                 // Read before trying, so a `.readyToUpdate` between the refusal and the
                 // wait is not missed.
                 let ready = tally.counts.readyToUpdate
-                if await peripheral.updateValue(value, for: characteristic) { return true }
+                if peripheral.updateValue(value, for: characteristic) { return true }
                 stalls += 1
                 let room = await tally.wait(for: .seconds(35)) { $0.readyToUpdate > ready || $0.disconnections > 0 }
                 if !room || tally.counts.disconnections > 0 { return false }

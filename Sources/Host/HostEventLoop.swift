@@ -1,0 +1,46 @@
+/// A thread that runs hosts' event loops and, as a `TaskExecutor`, the tasks that
+/// prefer it.
+///
+/// A `Central` or `Peripheral` started without one gets a loop thread of its own. Hosts
+/// started `on:` the same `HostEventLoop` share its thread (one `poll(2)` over all their
+/// transports), and tasks started with `Task(executorPreference: loop)`, or inside
+/// `withTaskExecutorPreference(loop)`, run on it too. Then a notification goes from the
+/// controller to the code that consumes it, and an `updateValue` from the code that
+/// makes it to the controller, without a hand-off between threads: the shape of an
+/// application on one asyncio loop (Bumble) or one SwiftNIO event loop, for programs
+/// that move many small values or drive several controllers.
+///
+///     let loop = HostEventLoop()
+///     let central = try await Central.start(transport: spec, on: loop)
+///     await withTaskExecutorPreference(loop) {
+///         for try await value in try await peer.values(of: characteristic) { … }
+///     }
+///
+/// Work on the loop must not block: a task that waits on a lock or sleeps synchronously
+/// there holds up every host on the thread. Opening a transport that waits for its peer
+/// (a TCP listener) also holds up the others until it is connected.
+///
+/// The thread ends once this object is released (tasks that prefer it keep it) and
+/// every host on it has closed.
+public final class HostEventLoop: TaskExecutor, Sendable {
+    let runner: LoopRunner
+
+    /// Starts the thread.
+    public convenience init() {
+        self.init(endsWithItsHosts: false)
+    }
+
+    /// `endsWithItsHosts`: a host's own loop, whose thread ends when its host stops.
+    init(endsWithItsHosts: Bool) {
+        runner = LoopRunner(endsWithItsHosts: endsWithItsHosts)
+        runner.start(executor: UnownedTaskExecutor(ordinary: self))
+    }
+
+    deinit {
+        runner.release()
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        runner.enqueue(job: UnownedJob(job))
+    }
+}

@@ -1,0 +1,248 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GATT
+import Synchronization
+import Transport
+
+/// The thread behind a `HostEventLoop`: it blocks in `poll(2)` on its hosts' transports
+/// and a wake-up descriptor, runs what other threads hand it in the order they hand it
+/// (jobs for a host, `updateValue` values, tasks that prefer the loop), and fires each
+/// host's deadlines.
+///
+/// Each host's protocol state lives in a `ControllerCore` that only this thread touches;
+/// a host is known to the runner by its slot, which `HostLoop` holds.
+final class LoopRunner: Sendable {
+    typealias Job = @Sendable (ControllerCore) -> Void
+    typealias Refusal = @Sendable (HCIError) -> Void
+    /// Opens a host's transport on the loop thread; nil when it failed (the opener has
+    /// told its caller why).
+    typealias Opener = @Sendable () -> ControllerCore?
+
+    /// What a host's callers hand its loop.
+    enum Work: Sendable {
+        case job(run: Job, refuse: Refusal)
+        /// A `Peripheral.updateValue` value its gate admitted: its own case rather than
+        /// a closure, so that a stream of values allocates no job per value.
+        case update([UInt8], GATTCharacteristic, UpdateGate)
+
+        /// Tells whoever handed it that it will not run.
+        func refuse(_ reason: HCIError) {
+            switch self {
+            case let .job(_, refuse): refuse(reason)
+            case let .update(_, _, gate): _ = gate.settle(applied: 1, congested: false)
+            }
+        }
+    }
+
+    private enum Item: Sendable {
+        case host(slot: Int, Work)
+        case open(slot: Int, Opener, refuse: Refusal)
+        case task(UnownedJob)
+    }
+
+    private struct State {
+        var items: [Item] = []
+        /// Why each host stopped, by slot; nil while it runs or opens.
+        var stopReasons: [HCIError?] = []
+        /// The `HostEventLoop` was released: end once no host is left.
+        var released = false
+        /// The thread has ended; nothing more will run.
+        var exited = false
+        var executor: UnownedTaskExecutor?
+    }
+
+    /// A host's own loop ends with its host; a shared one when it is released.
+    private let endsWithItsHosts: Bool
+    private let state = Mutex(State())
+    private let wake = WakeSignal()
+    /// The loop thread's `pthread_self()`, so that work it hands itself skips the
+    /// wake-up pipe (it looks at its queue before it next blocks).
+    private let thread = Atomic<UInt>(0)
+
+    init(endsWithItsHosts: Bool) {
+        self.endsWithItsHosts = endsWithItsHosts
+    }
+
+    func start(executor: UnownedTaskExecutor) {
+        state.withLock { $0.executor = executor }
+        LoopThread.start { [self] in run(executor: executor) }
+    }
+
+    /// The handle is gone: no task can prefer the loop any more.
+    func release() {
+        state.withLock { $0.released = true }
+        wake.signal()
+    }
+
+    // MARK: Handing work to the loop
+
+    /// A slot for a host about to open.
+    func addHost() -> Int {
+        state.withLock { s in
+            s.stopReasons.append(nil)
+            return s.stopReasons.count - 1
+        }
+    }
+
+    /// Runs `open` on the loop thread; the host it returns joins the loop.
+    func open(slot: Int, _ open: @escaping Opener, refuse: @escaping Refusal) {
+        if let reason = append(.open(slot: slot, open, refuse: refuse), slot: nil) { refuse(reason) }
+    }
+
+    /// Nil when queued, else why the host (or the loop) stopped.
+    func enqueue(_ work: Work, forHost slot: Int) -> HCIError? {
+        append(.host(slot: slot, work), slot: slot)
+    }
+
+    func enqueue(job: UnownedJob) {
+        guard append(.task(job), slot: nil) != nil else { return }
+        // Only reachable if a task outlived the loop it prefers; running it here beats
+        // losing it.
+        if let executor = state.withLock({ $0.executor }) { job.runSynchronously(on: executor) }
+    }
+
+    /// Only the first item of a batch writes to the wake-up pipe: the loop empties the
+    /// pipe before it takes the queue, and takes all of it, so an item added to a queue
+    /// that was not empty is already bound to run. A burst of calls (`updateValue` in a
+    /// loop) costs one system call, not one each, and none from the loop's own thread.
+    private func append(_ item: Item, slot: Int?) -> HCIError? {
+        let outcome = state.withLock { s -> (refusal: HCIError?, first: Bool) in
+            if let slot, let reason = s.stopReasons[slot] { return (reason, false) }
+            if s.exited { return (.closed, false) }
+            s.items.append(item)
+            return (nil, s.items.count == 1)
+        }
+        if outcome.first && thread.load(ordering: .relaxed) != UInt(pthread_self()) { wake.signal() }
+        return outcome.refusal
+    }
+
+    // MARK: The loop
+
+    private func run(executor: UnownedTaskExecutor) {
+        thread.store(UInt(pthread_self()), ordering: .relaxed)
+        var cores: [ControllerCore?] = []
+        /// Slots with a running core, in the order of their descriptors in `fds`.
+        var active: [Int] = []
+        var fds = [pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        // Swapped with the queue's array each turn: both keep their capacity, so taking
+        // a batch allocates nothing.
+        var ready: [Item] = []
+        var hadHost = false
+        while true {
+            let pending = state.withLock { !$0.items.isEmpty }
+            let n = poll(&fds, nfds_t(fds.count), pending ? 0 : Self.timeout(active.map { cores[$0]!.nextDeadline }))
+            if n < 0 && errno != EINTR {
+                let error = Errno.current
+                for slot in active {
+                    let core = cores[slot]!
+                    core.fail(.transport(.systemCall("poll", error, context: core.transport.name)))
+                }
+            }
+            if fds[0].revents != 0 { wake.drain() }
+            state.withLock { s in swap(&s.items, &ready) }
+            for item in ready {
+                switch item {
+                case let .host(slot, work):
+                    guard slot < cores.count, let core = cores[slot] else {
+                        work.refuse(.closed)
+                        continue
+                    }
+                    switch work {
+                    case let .job(run, _): run(core)
+                    case let .update(value, characteristic, _): core.applyUpdate(value, for: characteristic)
+                    }
+                case let .open(slot, open, _):
+                    hadHost = true
+                    guard let core = open() else {
+                        state.withLock { $0.stopReasons[slot] = .closed }
+                        continue
+                    }
+                    while cores.count <= slot { cores.append(nil) }
+                    cores[slot] = core
+                    active.append(slot)
+                    fds.append(pollfd(fd: core.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
+                case let .task(job):
+                    job.runSynchronously(on: executor)
+                }
+            }
+            ready.removeAll(keepingCapacity: true)
+            for (index, slot) in active.enumerated() where fds[index + 1].revents != 0 {
+                let core = cores[slot]!
+                if core.isRunning { core.readTransport() }
+            }
+            let now = ContinuousClock.now
+            var stopped = false
+            for slot in active {
+                let core = cores[slot]!
+                core.expire(now: now)
+                core.flushOutput()
+                stopped = stopped || !core.isRunning
+            }
+            if stopped {
+                for slot in active where !cores[slot]!.isRunning {
+                    retire(cores[slot]!, slot: slot)
+                    cores[slot] = nil
+                }
+                active.removeAll { cores[$0] == nil }
+                fds.removeSubrange(1...)
+                for slot in active {
+                    fds.append(pollfd(fd: cores[slot]!.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
+                }
+            }
+            if active.isEmpty, let leftovers = finishIfDone(hadHost: hadHost) {
+                for item in leftovers {
+                    switch item {
+                    case let .host(_, work): work.refuse(.closed)
+                    case let .open(_, _, refuse): refuse(.closed)
+                    case let .task(job): job.runSynchronously(on: executor)
+                    }
+                }
+                return
+            }
+        }
+    }
+
+    /// Ends a host whose core stopped: later work for it is refused with the reason,
+    /// work already queued is refused after the core has shut down.
+    private func retire(_ core: ControllerCore, slot: Int) {
+        let reason = core.stopReason ?? .closed
+        var leftovers: [Work] = []
+        state.withLock { s in
+            s.stopReasons[slot] = reason
+            s.items.removeAll { item in
+                guard case let .host(itemSlot, work) = item, itemSlot == slot else { return false }
+                leftovers.append(work)
+                return true
+            }
+        }
+        core.shutdown(reason)
+        for work in leftovers { work.refuse(reason) }
+    }
+
+    /// With no host left: whether the thread ends now, and what was still queued.
+    private func finishIfDone(hadHost: Bool) -> [Item]? {
+        state.withLock { s -> [Item]? in
+            guard s.released || (endsWithItsHosts && hadHost) else { return nil }
+            s.exited = true
+            defer { s.items.removeAll() }
+            return s.items
+        }
+    }
+
+    /// `poll`'s timeout for the earliest of `deadlines`: -1 (none), 0 (past), else
+    /// milliseconds rounded up.
+    static func timeout(_ deadlines: [ContinuousClock.Instant?]) -> Int32 {
+        var earliest: ContinuousClock.Instant?
+        for case let deadline? in deadlines where earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        guard let earliest else { return -1 }
+        let remaining = earliest - .now
+        return remaining <= .zero ? 0 : milliseconds(remaining)
+    }
+
+    static func milliseconds(_ d: Duration) -> Int32 {
+        let c = d.components
+        let ms = c.seconds * 1000 + (c.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(1, ms))
+    }
+}
