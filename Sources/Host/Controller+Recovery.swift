@@ -9,12 +9,7 @@ extension Controller {
     /// Every `ControllerRecovery` from now until the controller closes.
     public func recoveries() -> AsyncStream<ControllerRecovery> {
         let (stream, continuation) = AsyncStream<ControllerRecovery>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        loop.submit({ core in
-            let id = core.addRecoveryListener(continuation)
-            continuation.onTermination = { [loop = self.loop] _ in
-                loop.submit({ core in core.removeRecoveryListener(id) }, refuse: { _ in })
-            }
-        }, refuse: { _ in continuation.finish() })
+        loop.feed(continuation, from: \.recoveryListeners)
         return stream
     }
 

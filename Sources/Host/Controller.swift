@@ -92,12 +92,7 @@ public final class Controller: Sendable {
     /// controller closes (then the stream finishes).
     public func events() -> AsyncStream<HCIEvent> {
         let (stream, continuation) = AsyncStream<HCIEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        loop.submit({ core in
-            let id = core.addEventListener(continuation)
-            continuation.onTermination = { [loop = self.loop] _ in
-                loop.submit({ core in core.removeEventListener(id) }, refuse: { _ in })
-            }
-        }, refuse: { _ in continuation.finish() })
+        loop.feed(continuation, from: \.eventListeners)
         return stream
     }
 

@@ -48,18 +48,7 @@ extension ControllerCore {
 
     /// Tells `Controller.recoveries()` listeners and the peripheral's events.
     func announce(_ recovery: ControllerRecovery) {
-        for listener in recoveryListeners.values { listener.yield(recovery) }
+        recoveryListeners.yield(recovery)
         emit(.controllerRecovery(recovery))
-    }
-
-    func addRecoveryListener(_ continuation: AsyncStream<ControllerRecovery>.Continuation) -> Int {
-        let id = nextListener
-        nextListener += 1
-        recoveryListeners[id] = continuation
-        return id
-    }
-
-    func removeRecoveryListener(_ id: Int) {
-        recoveryListeners[id] = nil
     }
 }

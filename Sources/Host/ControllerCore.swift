@@ -27,8 +27,8 @@ final class ControllerCore {
     /// The bearer's actions for one received ATT PDU, kept between frames likewise.
     private var receivedActions: [ATTBearer.Action] = []
     var recombiner = L2CAPRecombiner()
-    private var eventListeners: [Int: AsyncStream<HCIEvent>.Continuation] = [:]
-    var nextListener = 0
+    /// `Controller.events()`: every event but Command Complete and Command Status.
+    var eventListeners = ListenerSet<HCIEvent>()
     /// Live connections by handle.
     var connections: [UInt16: ConnectionState] = [:]
     /// The ATT bearer of each connection.
@@ -36,7 +36,8 @@ final class ControllerCore {
     /// The GATT server every connection's peer may query (GAP and GATT services at
     /// least; a peripheral installs its own database).
     var gattServer: GATTServer?
-    private var peripheralListeners: [Int: AsyncStream<PeripheralEvent>.Continuation] = [:]
+    /// `Peripheral.events()`.
+    var peripheralListeners = ListenerSet<PeripheralEvent>()
     /// Sees every peripheral event as it happens, on the loop: how the advertiser learns
     /// of connections without a task woken for every event (`.readyToUpdate` included).
     var peripheralObserver: (@Sendable (PeripheralEvent) -> Void)?
@@ -62,7 +63,8 @@ final class ControllerCore {
     /// (a controller nobody started is left for its user to reset). Called on the loop
     /// once the host's HCI_Reset is answered, with its failure if it failed.
     var recovery: (@Sendable (_ code: UInt8, _ resetFailure: HCIError?) -> Void)?
-    var recoveryListeners: [Int: AsyncStream<ControllerRecovery>.Continuation] = [:]
+    /// `Controller.recoveries()`.
+    var recoveryListeners = ListenerSet<ControllerRecovery>()
 
     init(transport: any HCITransport) {
         self.transport = transport
@@ -111,19 +113,6 @@ final class ControllerCore {
         // Frames queued earlier in this turn go first, as they were asked for first.
         if aclPending { flushACL() }
         for packet in packets { send(HCIPacket(type: .command, bytes: packet.encoded()[...])) }
-    }
-
-    // MARK: Events
-
-    func addEventListener(_ continuation: AsyncStream<HCIEvent>.Continuation) -> Int {
-        let id = nextListener
-        nextListener += 1
-        eventListeners[id] = continuation
-        return id
-    }
-
-    func removeEventListener(_ id: Int) {
-        eventListeners[id] = nil
     }
 
     // MARK: ACL
@@ -207,7 +196,7 @@ final class ControllerCore {
             write(send)
         default:
             observe(event)
-            for listener in eventListeners.values { listener.yield(event) }
+            eventListeners.yield(event)
         }
     }
 
@@ -477,20 +466,9 @@ final class ControllerCore {
         }
     }
 
-    func addPeripheralListener(_ continuation: AsyncStream<PeripheralEvent>.Continuation) -> Int {
-        let id = nextListener
-        nextListener += 1
-        peripheralListeners[id] = continuation
-        return id
-    }
-
-    func removePeripheralListener(_ id: Int) {
-        peripheralListeners[id] = nil
-    }
-
     func emit(_ event: PeripheralEvent) {
         peripheralObserver?(event)
-        for listener in peripheralListeners.values { listener.yield(event) }
+        peripheralListeners.yield(event)
     }
 
     /// Ends the loop: fails every pending command, finishes every listener, closes the
@@ -502,13 +480,10 @@ final class ControllerCore {
         // Links end with the controller: their procedures and listeners fail, naming why.
         let gone = ATTBearerError.DisconnectReason.controllerStopped(stopReason ?? reason)
         for link in links.values { link.client.close(with: .disconnected(gone)) }
-        for listener in eventListeners.values { listener.finish() }
-        eventListeners.removeAll()
-        for listener in peripheralListeners.values { listener.finish() }
-        peripheralListeners.removeAll()
+        eventListeners.finishAll()
+        peripheralListeners.finishAll()
         peripheralObserver = nil
-        for listener in recoveryListeners.values { listener.finish() }
-        recoveryListeners.removeAll()
+        recoveryListeners.finishAll()
         recovery = nil
         transport.close()
     }

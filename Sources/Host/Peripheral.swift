@@ -87,17 +87,7 @@ public final class Peripheral: Sendable {
         let (stream, continuation) = AsyncStream<PeripheralEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let listeners = self.listeners
         let local = listeners.add(continuation)
-        let loop = controller.loop
-        loop.submit({ core in
-            let id = core.addPeripheralListener(continuation)
-            continuation.onTermination = { _ in
-                listeners.remove(local)
-                loop.submit({ core in core.removePeripheralListener(id) }, refuse: { _ in })
-            }
-        }, refuse: { _ in
-            listeners.remove(local)
-            continuation.finish()
-        })
+        controller.loop.feed(continuation, from: \.peripheralListeners, onEnd: { listeners.remove(local) })
         return stream
     }
 

@@ -14,31 +14,35 @@ enum CentralScan {
         let scan = central.scan(filter, active: !options.passive, allowDuplicates: options.duplicates)
         Output.progress("scanning for \(options.scanTimeout)\(options.passive ? " (passive)" : ""); Ctrl-C stops")
         if !options.json { Output.print(header) }
-        let (events, continuation) = AsyncStream<DiscoveredDevice?>.makeStream()
-        let forward = Task {
-            do {
-                for try await device in scan { continuation.yield(device) }
-            } catch {}
-            continuation.yield(nil)
-        }
         let watched = inputs.subscribe()
-        let stop = Task {
-            for await input in watched { if case .signal = input { break } }
-            continuation.yield(nil)
+        // Whichever ends first ends the scan: the scan itself (enough devices, or the
+        // controller gone), Ctrl-C, or the time. Only the scanning task has a count.
+        let found = await withTaskGroup(of: Int?.self) { group in
+            group.addTask {
+                var seen = Set<BluetoothAddress>()
+                do {
+                    for try await device in scan {
+                        seen.insert(device.address)
+                        report.emit(row(device), json(device))
+                        if let count = options.count, seen.count >= count { break }
+                    }
+                } catch {}
+                return seen.count
+            }
+            group.addTask {
+                for await input in watched { if case .signal = input { break } }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: options.scanTimeout)
+                return nil
+            }
+            var found = await group.next() ?? nil
+            group.cancelAll()
+            for await count in group { found = found ?? count }
+            return found ?? 0
         }
-        let timer = Task {
-            try? await Task.sleep(for: options.scanTimeout)
-            continuation.yield(nil)
-        }
-        var seen = Set<BluetoothAddress>()
-        for await device in events {
-            guard let device else { break }
-            seen.insert(device.address)
-            report.emit(row(device), json(device))
-            if let count = options.count, seen.count >= count { break }
-        }
-        for task in [forward, stop, timer] { task.cancel() }
-        Output.progress("\(seen.count == 1 ? "1 device" : "\(seen.count) devices") found")
+        Output.progress("\(found == 1 ? "1 device" : "\(found) devices") found")
         return 0
     }
 
