@@ -8,11 +8,11 @@ import Testing
 struct AdaptersCommandTests {
     /// These CI machines' kernel has no Bluetooth: the command says so, exit status 3.
     /// (On a kernel with Bluetooth it lists adapters: Tests/kernel checks that.)
-    @Test func onThisKernel() throws {
+    @Test func onThisKernel() async throws {
         let probe = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue), 1)
         let kernelLacksBluetooth = probe < 0 && errno == EAFNOSUPPORT
         if probe >= 0 { close(probe) }
-        let result = try SwiftATTProcess.run(["adapters"])
+        let result = try await SwiftATTProcess.run(["adapters"])
         if kernelLacksBluetooth {
             #expect(result.status == 3)
             #expect(result.stdout.isEmpty)
@@ -24,13 +24,13 @@ struct AdaptersCommandTests {
         }
     }
 
-    @Test func helpAndUsage() throws {
-        let help = try SwiftATTProcess.run(["adapters", "--help"])
+    @Test func helpAndUsage() async throws {
+        let help = try await SwiftATTProcess.run(["adapters", "--help"])
         #expect(help.status == 0)
         #expect(help.stdoutLines.first == "USAGE: swift-att adapters [--json]")
-        #expect(try SwiftATTProcess.run(["help", "adapters"]).stdout == help.stdout)
-        #expect(try SwiftATTProcess.run(["--help"]).stdout.contains("adapters [--json]"))
-        let extra = try SwiftATTProcess.run(["adapters", "hci0"])
+        #expect(try await SwiftATTProcess.run(["help", "adapters"]).stdout == help.stdout)
+        #expect(try await SwiftATTProcess.run(["--help"]).stdout.contains("adapters [--json]"))
+        let extra = try await SwiftATTProcess.run(["adapters", "hci0"])
         #expect(extra.status == 2)
         #expect(extra.stderrLines == ["swift-att: error: adapters: unexpected argument 'hci0'"])
     }

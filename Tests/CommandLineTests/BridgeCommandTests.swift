@@ -13,24 +13,24 @@ import Testing
 struct BridgeCommandTests {
     /// tcp ⇄ tcp-server: `swift-att info` on the far side reads the Bumble controller
     /// through the bridge; the bridge ends when that client goes, and counts what it moved.
-    @Test func tcpToTCPServer() throws {
+    @Test func tcpToTCPServer() async throws {
         let bench = try BumbleBench(controllers: 1)
         defer { bench.stop() }
         let port = BumbleBench.freePorts(1)[0]
         let bridge = try BackgroundProcess(["bridge", bench.transports[0], "tcp-server:127.0.0.1:\(port)"])
         defer { bridge.stop() }
 
-        var info = try SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
+        var info = try await SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
         for _ in 0..<50 where info.status == 3 && info.stderr.contains("ECONNREFUSED") {
-            usleep(100_000)  // the bridge is still starting to listen
-            info = try SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
+            try await Task.sleep(for: .milliseconds(100))  // the bridge is still starting to listen
+            info = try await SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
         }
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("Public address:  F0:F0:F0:F0:00:01"))
         #expect(info.stdoutLines.last?.hasPrefix("HCI round trip: median ") == true)
         #expect(info.stdoutLines.last?.hasSuffix(" over 20 Read BD_ADDR") == true)
 
-        let status = try bridge.wait(seconds: 10)
+        let status = try await bridge.wait(seconds: 10)
         let lines = bridge.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "bridge: \(bench.transports[0]) <-> tcp-server:127.0.0.1:\(port)")
         // 20 timed commands and the start-up sequence went one way; as many answers came back.
@@ -46,7 +46,7 @@ struct BridgeCommandTests {
 
     /// serial ⇄ tcp: an HCI Reset written to a pseudo-terminal reaches the controller and
     /// its Command Complete comes back; SIGTERM ends the bridge with status 0.
-    @Test func serialToTCP() throws {
+    @Test func serialToTCP() async throws {
         let bench = try BumbleBench(controllers: 1)
         defer { bench.stop() }
         var name = [CChar](repeating: 0, count: 128)
@@ -56,7 +56,7 @@ struct BridgeCommandTests {
         let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let bridge = try BackgroundProcess(["bridge", "serial:\(path)@1000000", bench.transports[0]])
         defer { bridge.stop() }
-        try #require(try bridge.waitForOutput("bridge: serial:\(path)@1000000 <-> \(bench.transports[0])"))
+        try #require(try await bridge.waitForOutput("bridge: serial:\(path)@1000000 <-> \(bench.transports[0])"))
 
         let reset: [UInt8] = [0x01, 0x03, 0x0C, 0x00]
         #expect(write(master, reset, reset.count) == reset.count)
@@ -72,24 +72,24 @@ struct BridgeCommandTests {
         #expect(answer == [0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])
 
         kill(bridge.process.processIdentifier, SIGTERM)
-        #expect(try bridge.wait(seconds: 5) == 0)
+        #expect(try await bridge.wait(seconds: 5) == 0)
         #expect(bridge.output.hasSuffix("bridge: stopped (SIGTERM): 1 packets serial:\(path)@1000000 -> \(bench.transports[0]), 1 packets \(bench.transports[0]) -> serial:\(path)@1000000\n"))
     }
 
-    @Test func usageErrors() throws {
+    @Test func usageErrors() async throws {
         for arguments in [["bridge"], ["bridge", "vhci"], ["bridge", "vhci", "tcp:x:1", "hci0"], ["bridge", "usb:1", "vhci"],
                           ["bridge", "tcp:127.0.0.1:1", "tcp:127.0.0.1:1"], ["bridge", "vhci", "tcp:127.0.0.1:1", "--bogus"]] {
-            let r = try SwiftATTProcess.run(arguments)
+            let r = try await SwiftATTProcess.run(arguments)
             #expect(r.status == 2, "\(arguments): \(r.stderr)")
             #expect(r.stderrLines.count == 1 && r.stderr.hasPrefix("swift-att: error: "), "\(arguments)")
         }
-        let help = try SwiftATTProcess.run(["bridge", "--help"])
+        let help = try await SwiftATTProcess.run(["bridge", "--help"])
         #expect(help.status == 0 && help.stdoutLines.first == "USAGE: swift-att bridge <endpoint> <endpoint> [--quiet]")
     }
 
-    @Test func aFailingEndpointExitsThree() throws {
+    @Test func aFailingEndpointExitsThree() async throws {
         let port = BumbleBench.freePorts(1)[0]
-        let r = try SwiftATTProcess.run(["bridge", "tcp:127.0.0.1:\(port)", "vhci:/nonexistent/vhci"])
+        let r = try await SwiftATTProcess.run(["bridge", "tcp:127.0.0.1:\(port)", "vhci:/nonexistent/vhci"])
         #expect(r.status == 3)
         #expect(r.stderrLines == ["swift-att: error: tcp:127.0.0.1:\(port): connect to 127.0.0.1:\(port) failed: ECONNREFUSED (Connection refused)"])
     }
@@ -117,17 +117,17 @@ final class BackgroundProcess {
     var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
 
     /// Waits up to 10 s for a line; false if it never came.
-    func waitForOutput(_ line: String) throws -> Bool {
+    func waitForOutput(_ line: String) async throws -> Bool {
         for _ in 0..<100 {
             if output.split(separator: "\n").contains(Substring(line)) { return true }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         return false
     }
 
     /// The exit status, waiting up to `seconds`; the process is killed past that.
-    func wait(seconds: Int) throws -> Int32 {
-        for _ in 0..<(seconds * 20) where process.isRunning { usleep(50_000) }
+    func wait(seconds: Int) async throws -> Int32 {
+        for _ in 0..<(seconds * 20) where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning { stop() }
         process.waitUntilExit()
         return process.terminationStatus

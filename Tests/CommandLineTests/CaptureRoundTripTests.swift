@@ -38,12 +38,12 @@ struct CaptureRoundTripTests {
     }
 
     @Test("HEX → JSON → HEX is byte-identical for every PDU", arguments: captureNames)
-    func roundTrip(_ name: String) throws {
+    func roundTrip(_ name: String) async throws {
         let records = try Self.records(name)
         #expect(!records.isEmpty)
         let hex = records.map(\.pdu)
 
-        let decoded = try SwiftATTProcess.run(["decode", "att", "-", "--json"], input: hex.joined(separator: "\n") + "\n")
+        let decoded = try await SwiftATTProcess.run(["decode", "att", "-", "--json"], input: hex.joined(separator: "\n") + "\n")
         #expect(decoded.status == 0)
         #expect(decoded.stderr == "")
         let jsonLines = decoded.stdoutLines
@@ -66,7 +66,7 @@ struct CaptureRoundTripTests {
             }
         }
 
-        let encoded = try SwiftATTProcess.run(["encode", "att", "-"], input: decoded.stdout)
+        let encoded = try await SwiftATTProcess.run(["encode", "att", "-"], input: decoded.stdout)
         #expect(encoded.status == 0)
         #expect(encoded.stderr == "")
         let back = encoded.stdoutLines
@@ -77,9 +77,9 @@ struct CaptureRoundTripTests {
     }
 
     @Test("the human form decodes every PDU of a capture", arguments: captureNames)
-    func humanForm(_ name: String) throws {
+    func humanForm(_ name: String) async throws {
         let records = try Self.records(name)
-        let r = try SwiftATTProcess.run(["decode", "att", "-"], input: records.map(\.pdu).joined(separator: "\n"))
+        let r = try await SwiftATTProcess.run(["decode", "att", "-"], input: records.map(\.pdu).joined(separator: "\n"))
         #expect(r.status == 0)
         #expect(r.stderr == "")
         let titles = r.stdoutLines.filter { !$0.isEmpty && !$0.hasPrefix(" ") }

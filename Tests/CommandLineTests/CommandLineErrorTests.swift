@@ -44,8 +44,8 @@ struct CommandLineErrorTests {
         Case(arguments: ["encode", "att", "--json", "{}"], status: 2, message: "unknown option '--json' for 'encode' (see 'swift-att encode --help')"),
         Case(arguments: ["help", "frobnicate"], status: 2, message: "no help for unknown command 'frobnicate' (see 'swift-att --help')"),
     ])
-    func fails(_ c: Case) throws {
-        let r = try SwiftATTProcess.run(c.arguments, input: c.input)
+    func fails(_ c: Case) async throws {
+        let r = try await SwiftATTProcess.run(c.arguments, input: c.input)
         #expect(r.status == c.status)
         #expect(r.stdout == "")
         #expect(r.stderrLines.count == 1)
@@ -71,8 +71,8 @@ struct CommandLineErrorTests {
         Hostile(arguments: ["encode", "att", #""\ud800""#]),
         Hostile(arguments: ["encode", "att", ""]),
     ])
-    func hostile(_ c: Hostile) throws {
-        let r = try SwiftATTProcess.run(c.arguments)
+    func hostile(_ c: Hostile) async throws {
+        let r = try await SwiftATTProcess.run(c.arguments)
         #expect(r.status == 1)
         #expect(r.stdout == "")
         #expect(r.stderrLines.count == 1)

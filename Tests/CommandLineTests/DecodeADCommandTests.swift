@@ -4,8 +4,8 @@ import Testing
 @Suite("swift-att decode ad")
 struct DecodeADCommandTests {
     @Test("--json prints each vector's fields, as one line", arguments: ADVector.all)
-    func json(_ v: ADVector) throws {
-        let r = try SwiftATTProcess.run(["decode", "ad", v.hex, "--json"])
+    func json(_ v: ADVector) async throws {
+        let r = try await SwiftATTProcess.run(["decode", "ad", v.hex, "--json"])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdoutLines.count == 1)
@@ -20,8 +20,8 @@ struct DecodeADCommandTests {
     }
 
     @Test("human form of an iBeacon")
-    func iBeacon() throws {
-        let r = try SwiftATTProcess.run(["decode", "ad", "0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"])
+    func iBeacon() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "ad", "0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdoutLines == [
@@ -36,8 +36,8 @@ struct DecodeADCommandTests {
     }
 
     @Test("human form of a heart-rate monitor")
-    func heartRateMonitor() throws {
-        let r = try SwiftATTProcess.run(["decode", "ad", "02 01 06 05 03 0d 18 0f 18 03 19 41 03 0f 09 50 6f 6c 61 72 20 48 31 30 20 31 32 33 34"])
+    func heartRateMonitor() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "ad", "02 01 06 05 03 0d 18 0f 18 03 19 41 03 0f 09 50 6f 6c 61 72 20 48 31 30 20 31 32 33 34"])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdoutLines == [
@@ -49,8 +49,8 @@ struct DecodeADCommandTests {
     }
 
     @Test("human form of an Eddystone-URL beacon")
-    func eddystoneURL() throws {
-        let r = try SwiftATTProcess.run(["decode", "ad", "0201060303aafe0e16aafe10ec016578616d706c6500"])
+    func eddystoneURL() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "ad", "0201060303aafe0e16aafe10ec016578616d706c6500"])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdoutLines == [
@@ -106,8 +106,8 @@ struct DecodeADCommandTests {
         ("0709410a22425c7f", [#"Complete Local Name: "A\u{a}\"B\\\u{7f}""#]),
         ("", ["(no AD structures)"]),
     ])
-    func humanLines(_ hex: String, _ expected: [String]) throws {
-        let r = try SwiftATTProcess.run(["decode", "ad", hex])
+    func humanLines(_ hex: String, _ expected: [String]) async throws {
+        let r = try await SwiftATTProcess.run(["decode", "ad", hex])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         for line in expected {
@@ -116,9 +116,9 @@ struct DecodeADCommandTests {
     }
 
     @Test("a malformed payload exits 1 with one line naming the structure's byte offset", arguments: ADMalformedVector.all)
-    func malformed(_ v: ADMalformedVector) throws {
+    func malformed(_ v: ADMalformedVector) async throws {
         for arguments in [["decode", "ad", v.hex], ["decode", "ad", v.hex, "--json"]] {
-            let r = try SwiftATTProcess.run(arguments)
+            let r = try await SwiftATTProcess.run(arguments)
             #expect(r.status == 1)
             #expect(r.stdout == "")
             #expect(r.stderrLines.count == 1)
@@ -129,13 +129,13 @@ struct DecodeADCommandTests {
     }
 
     @Test("bad hex exits 1 naming the character and its position")
-    func badHex() throws {
-        let r = try SwiftATTProcess.run(["decode", "ad", "02010g"])
+    func badHex() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "ad", "02010g"])
         #expect(r.status == 1)
         #expect(r.stdout == "")
         #expect(r.stderrLines == ["swift-att: error: invalid hex character 'g' at position 5"])
 
-        let odd = try SwiftATTProcess.run(["decode", "ad", "020"])
+        let odd = try await SwiftATTProcess.run(["decode", "ad", "020"])
         #expect(odd.status == 1)
         #expect(odd.stderrLines == ["swift-att: error: odd number of hex digits (3): each byte needs two"])
     }
@@ -146,24 +146,24 @@ struct DecodeADCommandTests {
         (["decode", "ad", "020106", "--xml"], "unknown option '--xml' for 'decode' (see 'swift-att decode --help')"),
         (["decode", "adv", "020106"], "decode: unknown protocol 'adv'; 'att' or 'ad' (see 'swift-att decode --help')"),
     ])
-    func usage(_ arguments: [String], _ message: String) throws {
-        let r = try SwiftATTProcess.run(arguments)
+    func usage(_ arguments: [String], _ message: String) async throws {
+        let r = try await SwiftATTProcess.run(arguments)
         #expect(r.status == 2)
         #expect(r.stdout == "")
         #expect(r.stderrLines == ["swift-att: error: " + message])
     }
 
     @Test("the hex may be split over several arguments")
-    func hexOverArguments() throws {
-        let r = try SwiftATTProcess.run(["decode", "ad", "02", "01", "06", "--json"])
+    func hexOverArguments() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "ad", "02", "01", "06", "--json"])
         #expect(r.status == 0)
         #expect(r.stdoutLines.first?.hasPrefix(#"{"significantLength":3,"items":[{"type":1,"#) == true)
     }
 
     @Test("standard input: one payload per line; blank and # lines skipped; a bad line reported, the rest decoded")
-    func standardInput() throws {
+    func standardInput() async throws {
         let input = "# scan\n020a04\n\n0201\n  03194103  \r\n0x0201060003094142\n"
-        let r = try SwiftATTProcess.run(["decode", "ad", "-", "--json"], input: input)
+        let r = try await SwiftATTProcess.run(["decode", "ad", "-", "--json"], input: input)
         #expect(r.status == 1)
         #expect(r.stdoutLines == [
             #"{"significantLength":3,"items":[{"type":10,"typeName":"Tx Power Level","data":"04","txPowerLevel":4}]}"#,
@@ -174,7 +174,7 @@ struct DecodeADCommandTests {
             "swift-att: error: line 4: AD structure at byte 0 runs past the end: its length octet says 2 bytes follow, only 1 does",
         ])
 
-        let human = try SwiftATTProcess.run(["decode", "ad", "-"], input: "020a04\n03194103\n0201060003094142\n")
+        let human = try await SwiftATTProcess.run(["decode", "ad", "-"], input: "020a04\n03194103\n0201060003094142\n")
         #expect(human.status == 0)
         #expect(human.stderr == "")
         #expect(human.stdoutLines == [
@@ -188,23 +188,23 @@ struct DecodeADCommandTests {
     }
 
     @Test("every vector through standard input at once, human and JSON")
-    func allVectorsThroughStandardInput() throws {
+    func allVectorsThroughStandardInput() async throws {
         let input = ADVector.all.map(\.hex).filter { !$0.isEmpty }.joined(separator: "\n") + "\n"
-        let json = try SwiftATTProcess.run(["decode", "ad", "-", "--json"], input: input)
+        let json = try await SwiftATTProcess.run(["decode", "ad", "-", "--json"], input: input)
         #expect(json.status == 0)
         #expect(json.stderr == "")
         let expected = ADVector.all.filter { !$0.hex.isEmpty }.map(\.fields)
         let printed = try json.stdoutLines.map { try JSONDecoder().decode(JSONTree.self, from: Data($0.utf8)) }
         #expect(printed == expected)
 
-        let human = try SwiftATTProcess.run(["decode", "ad", "-"], input: input)
+        let human = try await SwiftATTProcess.run(["decode", "ad", "-"], input: input)
         #expect(human.status == 0)
         #expect(human.stderr == "")
         #expect(human.stdoutLines.filter(\.isEmpty).count == expected.count - 1)
     }
 
     @Test("random payloads never crash it: each decodes or is reported on one line")
-    func randomPayloads() throws {
+    func randomPayloads() async throws {
         var generator = SplitMix64(seed: 0xAD)
         var lines: [String] = []
         for _ in 0..<2000 {
@@ -223,7 +223,7 @@ struct DecodeADCommandTests {
         }
         let input = lines.joined(separator: "\n") + "\n"
         for flags in [[], ["--json"]] {
-            let r = try SwiftATTProcess.run(["decode", "ad", "-"] + flags, input: input)
+            let r = try await SwiftATTProcess.run(["decode", "ad", "-"] + flags, input: input)
             #expect(r.status == 0 || r.status == 1)
             #expect(r.stderrLines.allSatisfy { $0.hasPrefix("swift-att: error: line ") })
             #expect(r.stderrLines.count < lines.count / 2, "most random structures are well formed")
@@ -271,10 +271,10 @@ struct DecodeADCommandTests {
     }
 
     @Test("help describes 'decode ad'")
-    func help() throws {
-        let main = try SwiftATTProcess.run(["--help"])
+    func help() async throws {
+        let main = try await SwiftATTProcess.run(["--help"])
         #expect(main.stdout.contains("decode ad <hex> [--json]"))
-        let decode = try SwiftATTProcess.run(["decode", "ad", "--help"])
+        let decode = try await SwiftATTProcess.run(["decode", "ad", "--help"])
         #expect(decode.status == 0)
         #expect(decode.stdoutLines.prefix(2) == ["USAGE: swift-att decode att <hex> [--json]", "       swift-att decode ad <hex> [--json]"])
     }

@@ -4,8 +4,8 @@ import Testing
 @Suite("swift-att decode att")
 struct DecodeCommandTests {
     @Test("human form of a Read By Group Type Response")
-    func readByGroupTypeResponse() throws {
-        let r = try SwiftATTProcess.run(["decode", "att", "1106110019000d181a001c000a18"])
+    func readByGroupTypeResponse() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "att", "1106110019000d181a001c000a18"])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdoutLines == [
@@ -18,8 +18,8 @@ struct DecodeCommandTests {
     }
 
     @Test("human form of an Error Response")
-    func errorResponse() throws {
-        let r = try SwiftATTProcess.run(["decode", "att", "01 10 31 00 0a"])
+    func errorResponse() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "att", "01 10 31 00 0a"])
         #expect(r.status == 0)
         #expect(r.stdoutLines == [
             "Error Response (0x01)",
@@ -30,8 +30,8 @@ struct DecodeCommandTests {
     }
 
     @Test("human form of a Find Information Response")
-    func findInformationResponse() throws {
-        let r = try SwiftATTProcess.run(["decode", "att", "05:01:01:00:00:28:02:00:03:28:03:00:00:2a"])
+    func findInformationResponse() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "att", "05:01:01:00:00:28:02:00:03:28:03:00:00:2a"])
         #expect(r.status == 0)
         #expect(r.stdoutLines == [
             "Find Information Response (0x05)",
@@ -64,8 +64,8 @@ struct DecodeCommandTests {
         ("2101000105006162", ["    length 1  01", #"    length 5  6162  "ab""#, "              (truncated: 2 of 5 bytes)"]),
         ("02f700", ["Exchange MTU Request (0x02)", "  Client RX MTU:  247"]),
     ])
-    func humanLines(_ hex: String, _ expected: [String]) throws {
-        let r = try SwiftATTProcess.run(["decode", "att", hex])
+    func humanLines(_ hex: String, _ expected: [String]) async throws {
+        let r = try await SwiftATTProcess.run(["decode", "att", hex])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         let lines = r.stdoutLines
@@ -75,8 +75,8 @@ struct DecodeCommandTests {
     }
 
     @Test("the hex may be split over several arguments")
-    func hexOverArguments() throws {
-        let r = try SwiftATTProcess.run(["decode", "att", "0a", "17", "00"])
+    func hexOverArguments() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "att", "0a", "17", "00"])
         #expect(r.status == 0)
         #expect(r.stdoutLines == ["Read Request (0x0a)", "  Handle:  0x0017"])
     }
@@ -87,8 +87,8 @@ struct DecodeCommandTests {
         ("1e", 30, "Handle Value Confirmation"),
         ("d2240001010000001122334455667788", 210, "Signed Write Command"),
     ])
-    func json(_ hex: String, _ opcode: Int, _ name: String) throws {
-        let r = try SwiftATTProcess.run(["decode", "att", "--json", hex])
+    func json(_ hex: String, _ opcode: Int, _ name: String) async throws {
+        let r = try await SwiftATTProcess.run(["decode", "att", "--json", hex])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdoutLines.count == 1)
@@ -99,13 +99,13 @@ struct DecodeCommandTests {
     }
 
     @Test("standard input: one PDU per line; blank and # lines skipped; a bad line reported, the rest decoded")
-    func standardInput() throws {
-        let r = try SwiftATTProcess.run(["decode", "att", "-", "--json"], input: "# capture\n0a1700\n\nzz\n  0b01  \r\n")
+    func standardInput() async throws {
+        let r = try await SwiftATTProcess.run(["decode", "att", "-", "--json"], input: "# capture\n0a1700\n\nzz\n  0b01  \r\n")
         #expect(r.status == 1)
         #expect(r.stdoutLines == [#"{"opcode":10,"name":"Read Request","handle":23}"#, #"{"opcode":11,"name":"Read Response","value":"01"}"#])
         #expect(r.stderrLines == ["swift-att: error: line 4: invalid hex character 'z' at position 0"])
 
-        let human = try SwiftATTProcess.run(["decode", "att", "-"], input: "0a1700\n1e\n")
+        let human = try await SwiftATTProcess.run(["decode", "att", "-"], input: "0a1700\n1e\n")
         #expect(human.status == 0)
         #expect(human.stdoutLines == ["Read Request (0x0a)", "  Handle:  0x0017", "", "Handle Value Confirmation (0x1e)"])
     }

@@ -8,9 +8,9 @@ struct DumpCommandTests {
     /// Every ATT PDU tshark found in a capture appears decoded in the dump, by name, and
     /// nothing in the capture is reported malformed.
     @Test(arguments: captures)
-    func decodesEveryPacket(_ name: String) throws {
+    func decodesEveryPacket(_ name: String) async throws {
         let directory = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/captures")
-        let result = try SwiftATTProcess.run(["dump", directory.appendingPathComponent(name + ".btsnoop").path])
+        let result = try await SwiftATTProcess.run(["dump", directory.appendingPathComponent(name + ".btsnoop").path])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(!result.stdout.contains("malformed"))
@@ -26,9 +26,9 @@ struct DumpCommandTests {
 
     /// swift-att's own --btsnoop captures (Fixtures/hci): every packet decodes.
     @Test(arguments: ["swift-att-link-layer-central", "swift-att-link-layer-peripheral"])
-    func decodesSwiftATTCaptures(_ name: String) throws {
+    func decodesSwiftATTCaptures(_ name: String) async throws {
         let path = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/hci/\(name).btsnoop").path
-        let result = try SwiftATTProcess.run(["dump", path])
+        let result = try await SwiftATTProcess.run(["dump", path])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("malformed"))
         #expect(!result.stdout.contains("Unknown"))
@@ -43,36 +43,36 @@ struct DumpCommandTests {
         }
     }
 
-    @Test func missingFileIsOneLineError() throws {
-        let result = try SwiftATTProcess.run(["dump", "/nonexistent/capture.btsnoop"])
+    @Test func missingFileIsOneLineError() async throws {
+        let result = try await SwiftATTProcess.run(["dump", "/nonexistent/capture.btsnoop"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrLines == ["swift-att: error: cannot open /nonexistent/capture.btsnoop: No such file or directory"])
     }
 
-    @Test func notACaptureIsOneLineError() throws {
+    @Test func notACaptureIsOneLineError() async throws {
         let readme = SwiftATTProcess.repositoryRoot.appendingPathComponent("README.md").path
-        let result = try SwiftATTProcess.run(["dump", readme])
+        let result = try await SwiftATTProcess.run(["dump", readme])
         #expect(result.status == 1)
         #expect(result.stderrLines == ["swift-att: error: \(readme): not a btsnoop file (no 'btsnoop\\0' header)"])
     }
 
-    @Test func truncatedCaptureKeepsWhatItReadThenFails() throws {
+    @Test func truncatedCaptureKeepsWhatItReadThenFails() async throws {
         let source = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/captures/gatt-mtu23-central.btsnoop")
         let bytes = try Data(contentsOf: source)
         let cut = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-truncated-\(getpid()).btsnoop")
         try bytes.prefix(bytes.count - 3).write(to: cut)
         defer { try? FileManager.default.removeItem(at: cut) }
-        let result = try SwiftATTProcess.run(["dump", cut.path])
+        let result = try await SwiftATTProcess.run(["dump", cut.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("HCI Command: Reset"))
         #expect(result.stderrLines.count == 1)
         #expect(result.stderrLines.first?.contains("truncated") == true)
     }
 
-    @Test func usageErrors() throws {
-        #expect(try SwiftATTProcess.run(["dump"]).status == 2)
-        #expect(try SwiftATTProcess.run(["dump", "a", "b"]).status == 2)
-        #expect(try SwiftATTProcess.run(["dump", "--bogus", "x"]).status == 2)
+    @Test func usageErrors() async throws {
+        #expect(try await SwiftATTProcess.run(["dump"]).status == 2)
+        #expect(try await SwiftATTProcess.run(["dump", "a", "b"]).status == 2)
+        #expect(try await SwiftATTProcess.run(["dump", "--bogus", "x"]).status == 2)
     }
 }

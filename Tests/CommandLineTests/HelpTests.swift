@@ -4,8 +4,8 @@ import Testing
 @Suite("swift-att help and version")
 struct HelpTests {
     @Test("the main help lists the commands", arguments: [["--help"], ["-h"], ["help"], ["help", "help"]])
-    func mainHelp(_ arguments: [String]) throws {
-        let r = try SwiftATTProcess.run(arguments)
+    func mainHelp(_ arguments: [String]) async throws {
+        let r = try await SwiftATTProcess.run(arguments)
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdout.hasPrefix("USAGE: swift-att <command>"))
@@ -21,16 +21,16 @@ struct HelpTests {
         (["encode", "--help"], "USAGE: swift-att encode att <json>"),
         (["help", "encode"], "USAGE: swift-att encode att <json>"),
     ])
-    func commandHelp(_ arguments: [String], _ first: String) throws {
-        let r = try SwiftATTProcess.run(arguments)
+    func commandHelp(_ arguments: [String], _ first: String) async throws {
+        let r = try await SwiftATTProcess.run(arguments)
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdoutLines.first == first)
     }
 
     @Test("--version prints a version")
-    func version() throws {
-        let r = try SwiftATTProcess.run(["--version"])
+    func version() async throws {
+        let r = try await SwiftATTProcess.run(["--version"])
         #expect(r.status == 0)
         #expect(r.stderr == "")
         let line = try #require(r.stdoutLines.first)

@@ -14,12 +14,12 @@ import Testing
 struct PeripheralCommandTests {
     // MARK: heart-rate (seed 002)
 
-    @Test func heartRate() throws {
+    @Test func heartRate() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningPeripheral(["heart-rate", "--transport", bench.transports[0], "--interval", "100", "--json"])
         defer { peripheral.stop() }
-        let advertising = try peripheral.json("advertising")
+        let advertising = try await peripheral.json("advertising")
         let address = try #require(advertising["address"] as? String)
         #expect(advertising["service"] as? String == "180D")
 
@@ -27,15 +27,15 @@ struct PeripheralCommandTests {
             "central", "--target", address, "--read", "2A38", "--write", "2A39=01", "--write", "2A39=02", "--subscribe", "2A37",
         ])
         defer { central.stop() }
-        #expect(try central.next("read") { $0["uuid"] as? String == "2A38" }["value"] as? String == "01")   // chest
-        _ = try central.next("written") { $0["uuid"] as? String == "2A39" }
-        let refused = try central.next("write-failed") { $0["uuid"] as? String == "2A39" }
+        #expect(try await central.next("read") { $0["uuid"] as? String == "2A38" }["value"] as? String == "01")   // chest
+        _ = try await central.next("written") { $0["uuid"] as? String == "2A39" }
+        let refused = try await central.next("write-failed") { $0["uuid"] as? String == "2A39" }
         #expect(refused["code"] as? Int == 0x80, "\(refused)")
 
         // Decoded here by hand, as seed 002's central does: flags bit 0 picks uint8 or uint16.
         var rates: [Int] = []
         for i in 0..<5 {
-            let hex = try #require(try central.next("notification") { $0["uuid"] as? String == "2A37" }["value"] as? String)
+            let hex = try #require(try await central.next("notification") { $0["uuid"] as? String == "2A37" }["value"] as? String)
             let value = try #require(Self.bytes(hex))
             let flags = value[0]
             #expect(flags & 0x01 == 0, "uint8 format")
@@ -51,31 +51,32 @@ struct PeripheralCommandTests {
         }
 
         // What the command printed agrees.
-        _ = try peripheral.json("connected") { $0["address"] as? String == "C0:B0:00:00:00:21" }
-        let reset = try peripheral.json("control-point") { $0["value"] as? String == "01" }
+        _ = try await peripheral.json("connected") { $0["address"] as? String == "C0:B0:00:00:00:21" }
+        let reset = try await peripheral.json("control-point") { $0["value"] as? String == "01" }
         #expect(reset["command"] as? String == "reset energy expended")
-        let other = try peripheral.json("control-point") { $0["value"] as? String == "02" }
+        let other = try await peripheral.json("control-point") { $0["value"] as? String == "02" }
         #expect(other["error"] as? Int == 0x80)
         #expect(other["errorName"] as? String == "Control Point value not supported")
-        _ = try peripheral.json("subscribed") { $0["uuid"] as? String == "2A37" && $0["notifications"] as? Bool == true }
-        let sent = try (0..<5).map { _ in try peripheral.json("sent", after: true) }
+        _ = try await peripheral.json("subscribed") { $0["uuid"] as? String == "2A37" && $0["notifications"] as? Bool == true }
+        var sent: [[String: Any]] = []
+        for _ in 0..<5 { sent.append(try await peripheral.json("sent", after: true)) }
         #expect(sent.map { $0["bpm"] as? Int } == rates)
 
-        #expect(try peripheral.interrupt() == 0)
-        _ = try central.next("disconnected")
+        #expect(try await peripheral.interrupt() == 0)
+        _ = try await central.next("disconnected")
         #expect(peripheral.lines.last == #"{"event":"stopped","reason":"SIGINT"}"#)
     }
 
     // MARK: transfer (seed 000)
 
-    @Test func transfer() throws {
+    @Test func transfer() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         // Long enough for many chunks, with characters split across chunk boundaries.
         let text = (1...40).map { "Chunk line \($0): naïve café — ünïcödé ✓." }.joined(separator: " ")
         let peripheral = try RunningPeripheral(["transfer", "--transport", bench.transports[0], "--text", text])
         defer { peripheral.stop() }
-        let address = try peripheral.advertisedAddress()
+        let address = try await peripheral.advertisedAddress()
 
         let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:22", arguments: [
             "central", "--target", address, "--subscribe", "08590F7E-DB05-467E-8757-72F6FAEB13D4",
@@ -84,7 +85,7 @@ struct PeripheralCommandTests {
         var received: [UInt8] = []
         var chunks = 0
         while true {
-            let hex = try #require(try central.next("notification")["value"] as? String)
+            let hex = try #require(try await central.next("notification")["value"] as? String)
             let value = try #require(Self.bytes(hex))
             if value == Array("EOM".utf8) { break }
             #expect(value.count <= 20)
@@ -96,12 +97,12 @@ struct PeripheralCommandTests {
         let count = text.utf8.count
         #expect(chunks == (count + 19) / 20)
 
-        _ = try peripheral.line { $0 == "subscribed 08590F7E-DB05-467E-8757-72F6FAEB13D4 Transfer Data" }
-        _ = try peripheral.line { $0 == "sending \(count) bytes in \(chunks) chunks + EOM" }
-        _ = try peripheral.line { $0 == "transfer complete: \(count) bytes in \(chunks) chunks + EOM" }
+        _ = try await peripheral.line { $0 == "subscribed 08590F7E-DB05-467E-8757-72F6FAEB13D4 Transfer Data" }
+        _ = try await peripheral.line { $0 == "sending \(count) bytes in \(chunks) chunks + EOM" }
+        _ = try await peripheral.line { $0 == "transfer complete: \(count) bytes in \(chunks) chunks + EOM" }
         #expect(peripheral.lines.filter { $0.hasPrefix("sent chunk ") }.count == chunks)
 
-        #expect(try peripheral.interrupt() == 0)
+        #expect(try await peripheral.interrupt() == 0)
         #expect(peripheral.lines.contains { $0.hasPrefix("disconnected C0:B0:00:00:00:22 (") })
         #expect(peripheral.lines.last == "stopped (SIGINT)")
     }
@@ -109,7 +110,7 @@ struct PeripheralCommandTests {
     /// A text long enough that the transmit queue usually fills: every pause ends with
     /// "ready to update" and the text still arrives whole and in order. (Whether it pauses
     /// depends on how fast Bumble drains the link, so that alone is not asserted.)
-    @Test func longTransferFromAFile() throws {
+    @Test func longTransferFromAFile() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let text = (1...3000).map { "w\($0)" }.joined(separator: " ")
@@ -118,7 +119,7 @@ struct PeripheralCommandTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let peripheral = try RunningPeripheral(["transfer", "--transport", bench.transports[0], "--file", file.path, "--json"])
         defer { peripheral.stop() }
-        let address = try #require(try peripheral.json("advertising")["address"] as? String)
+        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
 
         let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:25", arguments: [
             "central", "--target", address, "--subscribe", "08590F7E-DB05-467E-8757-72F6FAEB13D4",
@@ -126,14 +127,14 @@ struct PeripheralCommandTests {
         defer { central.stop() }
         var received: [UInt8] = []
         while true {
-            let hex = try #require(try central.next("notification")["value"] as? String)
+            let hex = try #require(try await central.next("notification")["value"] as? String)
             let value = try #require(Self.bytes(hex))
             if value == Array("EOM".utf8) { break }
             received += value
             try #require(received.count <= text.utf8.count, "more data than the text")
         }
         #expect(received == Array(text.utf8))
-        let complete = try peripheral.json("transfer-complete")
+        let complete = try await peripheral.json("transfer-complete")
         #expect(complete["bytes"] as? Int == text.utf8.count)
         let events = peripheral.lines.compactMap { line -> String? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
@@ -143,17 +144,17 @@ struct PeripheralCommandTests {
         #expect(pauses == events.filter { $0 == "ready-to-update" }.count)
         #expect(events.filter { $0 == "chunk" }.count == (text.utf8.count + 19) / 20)
 
-        #expect(try peripheral.interrupt() == 0)
+        #expect(try await peripheral.interrupt() == 0)
     }
 
     // MARK: hc08 (seed 003)
 
-    @Test func hc08() throws {
+    @Test func hc08() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningPeripheral(["hc08", "--transport", bench.transports[0], "--json"])
         defer { peripheral.stop() }
-        let address = try #require(try peripheral.json("advertising")["address"] as? String)
+        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
 
         let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:23", arguments: [
             "central", "--target", address, "--subscribe", "FFE1",
@@ -161,29 +162,29 @@ struct PeripheralCommandTests {
         ])
         defer { central.stop() }
         // The central's write, printed as text.
-        let received = try peripheral.json("received")
+        let received = try await peripheral.json("received")
         #expect(received["text"] as? String == "Hello from Bumble")
         // A line on standard input, once the central listens, arrives as a notification.
-        _ = try peripheral.json("subscribed") { $0["uuid"] as? String == "FFE1" }
+        _ = try await peripheral.json("subscribed") { $0["uuid"] as? String == "FFE1" }
         peripheral.write("Success!\n")
-        let notification = try central.next("notification") { $0["uuid"] as? String == "FFE1" }
+        let notification = try await central.next("notification") { $0["uuid"] as? String == "FFE1" }
         #expect(notification["value"] as? String == Self.hex(Array("Success!".utf8)))
-        let sent = try peripheral.json("sent")
+        let sent = try await peripheral.json("sent")
         #expect(sent["text"] as? String == "Success!")
         #expect(sent["subscribers"] as? Int == 1)
 
-        #expect(try peripheral.interrupt() == 0)
-        _ = try central.next("disconnected")
+        #expect(try await peripheral.interrupt() == 0)
+        _ = try await central.next("disconnected")
     }
 
     // MARK: light (seed 001)
 
-    @Test func light() throws {
+    @Test func light() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningPeripheral(["light", "--transport", bench.transports[0], "--name", "Lights"])
         defer { peripheral.stop() }
-        let address = try peripheral.advertisedAddress()
+        let address = try await peripheral.advertisedAddress()
         #expect(peripheral.lines.first?.hasPrefix("light: advertising \"Lights\" as ") == true)
 
         let rx = "713D0003-503E-4C75-BA94-3148F18D941E"
@@ -191,17 +192,17 @@ struct PeripheralCommandTests {
             "central", "--target", address, "--write-command", "\(rx)=0301", "--write-command", "\(rx)=0200",
         ])
         defer { central.stop() }
-        _ = try central.next("command-written") { $0["value"] as? String == "0200" }
-        _ = try peripheral.line { $0 == "received light command: light 3 on (03 01)" }
-        _ = try peripheral.line { $0 == "received light command: light 2 off (02 00)" }
+        _ = try await central.next("command-written") { $0["value"] as? String == "0200" }
+        _ = try await peripheral.line { $0 == "received light command: light 3 on (03 01)" }
+        _ = try await peripheral.line { $0 == "received light command: light 2 off (02 00)" }
 
-        #expect(try peripheral.interrupt() == 0)
+        #expect(try await peripheral.interrupt() == 0)
         #expect(peripheral.lines.last == "stopped (SIGINT)")
     }
 
     // MARK: Errors and help (no controller needed)
 
-    @Test func usageErrorsExitTwo() throws {
+    @Test func usageErrorsExitTwo() async throws {
         for arguments in [
             ["peripheral"], ["peripheral", "toaster"], ["peripheral", "hc08", "extra"],
             ["peripheral", "hc08", "--text", "x"], ["peripheral", "light", "--interval", "100"],
@@ -214,35 +215,35 @@ struct PeripheralCommandTests {
             ["peripheral", "device-information", "--pnp-id", "pci:1:2:3"],
             ["peripheral", "device-information", "--system-id", "0102"],
         ] {
-            let r = try SwiftATTProcess.run(arguments)
+            let r = try await SwiftATTProcess.run(arguments)
             #expect(r.status == 2, "\(arguments): \(r.stderr)")
             #expect(r.stderrLines.count == 1)
             #expect(r.stderr.hasPrefix("swift-att: error: "))
         }
     }
 
-    @Test func refusedTransportExitsThreeAndMissingFileExitsOne() throws {
+    @Test func refusedTransportExitsThreeAndMissingFileExitsOne() async throws {
         let port = BumbleBench.freePorts(1)[0]
-        let refused = try SwiftATTProcess.run(["peripheral", "light", "--transport", "tcp:127.0.0.1:\(port)"])
+        let refused = try await SwiftATTProcess.run(["peripheral", "light", "--transport", "tcp:127.0.0.1:\(port)"])
         #expect(refused.status == 3)
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderrLines == ["swift-att: error: tcp:127.0.0.1:\(port): connect to 127.0.0.1:\(port) failed: ECONNREFUSED (Connection refused)"])
 
-        let missing = try SwiftATTProcess.run(["peripheral", "transfer", "--file", "/nonexistent/swift-att-text"])
+        let missing = try await SwiftATTProcess.run(["peripheral", "transfer", "--file", "/nonexistent/swift-att-text"])
         #expect(missing.status == 1)
         #expect(missing.stderrLines.count == 1)
     }
 
-    @Test func help() throws {
+    @Test func help() async throws {
         for arguments in [["peripheral", "--help"], ["help", "peripheral"]] {
-            let r = try SwiftATTProcess.run(arguments)
+            let r = try await SwiftATTProcess.run(arguments)
             #expect(r.status == 0)
             #expect(r.stdoutLines.first?.hasPrefix("USAGE: swift-att peripheral <profile>") == true)
             for word in ["battery", "device-information", "--database <file>", "--level <percent>", "--pnp-id <id>"] {
                 #expect(r.stdout.contains(word), "\(word)")
             }
         }
-        #expect(try SwiftATTProcess.run(["--help"]).stdout.contains("peripheral <profile>"))
+        #expect(try await SwiftATTProcess.run(["--help"]).stdout.contains("peripheral <profile>"))
     }
 
     // MARK: Helpers
@@ -282,7 +283,6 @@ final class RunningPeripheral {
             var ended = false
         }
         let state = Mutex(State())
-        let arrived = DispatchSemaphore(value: 0)
     }
 
     /// Runs `swift-att <command> arguments…` (`peripheral` unless told otherwise).
@@ -316,7 +316,6 @@ final class RunningPeripheral {
                         s.partial.removeSubrange(...newline)
                     }
                 }
-                received.arrived.signal()
                 if n <= 0 { return }
             }
         }
@@ -329,7 +328,7 @@ final class RunningPeripheral {
 
     /// The first line, among all printed so far and those to come, that `match` accepts.
     @discardableResult
-    func line(timeout: Duration = .seconds(15), _ match: (String) -> Bool) throws -> String {
+    func line(timeout: Duration = .seconds(15), _ match: (String) -> Bool) async throws -> String {
         var checked = 0
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -338,14 +337,14 @@ final class RunningPeripheral {
                 if match(seen[checked]) { return seen[checked] }
                 checked += 1
             }
-            try waitForMore(seen.count, until: deadline)
+            try await waitForMore(seen.count, until: deadline)
         }
     }
 
     /// The first JSON line whose "event" is `event` and that `match` accepts; with
     /// `after`, only lines after the last one this returned count.
     func json(_ event: String, after: Bool = false, timeout: Duration = .seconds(15),
-              where match: ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
+              where match: ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any] {
         var checked = after ? cursor : 0
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -358,13 +357,13 @@ final class RunningPeripheral {
                 cursor = max(cursor, index + 1)
                 return object
             }
-            try waitForMore(seen.count, until: deadline)
+            try await waitForMore(seen.count, until: deadline)
         }
     }
 
     /// The address the human-readable "advertising" line names.
-    func advertisedAddress() throws -> String {
-        let line = try line { $0.contains(": advertising ") }
+    func advertisedAddress() async throws -> String {
+        let line = try await line { $0.contains(": advertising ") }
         guard let range = line.range(of: " as ") else { throw TimedOut(what: "an address in '\(line)'") }
         return String(line[range.upperBound...].prefix { $0 != " " })
     }
@@ -374,17 +373,13 @@ final class RunningPeripheral {
     }
 
     /// SIGINT, then the exit status once standard output has ended (bounded).
-    func interrupt(timeout: Duration = .seconds(10)) throws -> Int32 {
+    func interrupt(timeout: Duration = .seconds(10)) async throws -> Int32 {
         kill(process.processIdentifier, SIGINT)
         let deadline = ContinuousClock.now + timeout
-        while !received.state.withLock({ $0.ended }) {
+        // Until standard output closes (the process is exiting), then until it is reaped.
+        while !received.state.withLock({ $0.ended }) || process.isRunning {
             guard ContinuousClock.now < deadline else { throw TimedOut(what: "swift-att to exit after SIGINT") }
-            _ = received.arrived.wait(timeout: .now() + .milliseconds(100))
-        }
-        // Standard output closed: the process is exiting; reap it (bounded).
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: "swift-att to exit after SIGINT") }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(10))
         }
         return process.terminationStatus
     }
@@ -397,8 +392,9 @@ final class RunningPeripheral {
     }
 
     /// Returns once there are more than `count` lines; throws at the deadline or when
-    /// the output ended.
-    private func waitForMore(_ count: Int, until deadline: ContinuousClock.Instant) throws {
+    /// the output ended. Looks every 10 ms: a sleeping task holds no thread, where a
+    /// blocking wait would hold one of the cooperative pool's few.
+    private func waitForMore(_ count: Int, until deadline: ContinuousClock.Instant) async throws {
         while true {
             let (now, ended) = received.state.withLock { ($0.lines.count, $0.ended) }
             if now > count { return }
@@ -407,7 +403,7 @@ final class RunningPeripheral {
             guard remaining > .zero else {
                 throw TimedOut(what: "swift-att peripheral output (so far: \(lines.suffix(5)); stderr: \(standardError))")
             }
-            _ = received.arrived.wait(timeout: .now() + .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 

@@ -19,7 +19,7 @@ struct PeripheralDatabaseEndToEndTests {
 
     // MARK: heart-rate with Battery and Device Information
 
-    @Test func heartRateMonitorWithBatteryAndDeviceInformation() throws {
+    @Test func heartRateMonitorWithBatteryAndDeviceInformation() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningPeripheral([
@@ -27,12 +27,12 @@ struct PeripheralDatabaseEndToEndTests {
             "--drain", "0", "--device-information", "--model", "HRM-7", "--serial", "SN-0007", "--pnp-id", "usb:1d6b:0246:0542",
         ])
         defer { peripheral.stop() }
-        let address = try #require(try peripheral.json("advertising")["address"] as? String)
+        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
         let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:51", arguments: [
             "central", "--target", address, "--read-all", "--write", "2A39=01", "--subscribe", "2A37",
         ])
         defer { central.stop() }
-        let db = try Discovered(central.collect(until: "read-all"))
+        let db = try await Discovered(central.collect(until: "read-all"))
         #expect(db.tree == Self.gap + Self.gatt + [
             "service 180D 14-21", "characteristic 180D/2A37 16 0x10 2902@17", "characteristic 180D/2A38 19 0x02",
             "characteristic 180D/2A39 21 0x08",
@@ -53,36 +53,36 @@ struct PeripheralDatabaseEndToEndTests {
         #expect(db.values["2A23"] == "0100000000000000")
 
         // The Control Point write and decoded notifications, as seed 002's central does.
-        _ = try central.next("written") { $0["uuid"] as? String == "2A39" }
-        _ = try peripheral.json("control-point") { $0["command"] as? String == "reset energy expended" }
+        _ = try await central.next("written") { $0["uuid"] as? String == "2A39" }
+        _ = try await peripheral.json("control-point") { $0["command"] as? String == "reset energy expended" }
         for _ in 0..<3 {
-            let value = try #require(Self.bytes(try central.next("notification") { $0["uuid"] as? String == "2A37" }["value"] as? String))
+            let value = try await #require(Self.bytes(try central.next("notification") { $0["uuid"] as? String == "2A37" }["value"] as? String))
             let flags = value[0]
             #expect(flags & 0x01 == 0)
             #expect((60...100).contains(Int(value[1])))
             #expect(value.count == 2 + (flags & 0x08 != 0 ? 2 : 0) + (flags & 0x10 != 0 ? 2 : 0))
         }
-        #expect(try peripheral.interrupt() == 0)
+        #expect(try await peripheral.interrupt() == 0)
     }
 
     // MARK: transfer at ATT_MTU 247
 
-    @Test func transferFillsEachNotificationAtMTU247() throws {
+    @Test func transferFillsEachNotificationAtMTU247() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let text = (1...120).map { "line \($0): ünïcödé ✓" }.joined(separator: "\n")
         let count = text.utf8.count
         let peripheral = try RunningPeripheral(["transfer", "--transport", bench.transports[0], "--text", text, "--json"])
         defer { peripheral.stop() }
-        let address = try #require(try peripheral.json("advertising")["address"] as? String)
+        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
         let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:52", arguments: [
             "central", "--target", address, "--mtu", "247", "--subscribe", "08590F7E-DB05-467E-8757-72F6FAEB13D4",
         ])
         defer { central.stop() }
-        #expect(try central.next("mtu")["mtu"] as? Int == 247)
+        #expect(try await central.next("mtu")["mtu"] as? Int == 247)
         var chunks: [[UInt8]] = []
         while true {
-            let value = try #require(Self.bytes(try central.next("notification")["value"] as? String))
+            let value = try await #require(Self.bytes(try central.next("notification")["value"] as? String))
             if value == Array("EOM".utf8) { break }
             chunks.append(value)
             try #require(chunks.joined().count <= count, "more data than the text")
@@ -90,52 +90,52 @@ struct PeripheralDatabaseEndToEndTests {
         #expect(Array(chunks.joined()) == Array(text.utf8))
         #expect(chunks.dropLast().allSatisfy { $0.count == 244 }, "\(chunks.map(\.count))")
         #expect(chunks.count == (count + 243) / 244)
-        let started = try peripheral.json("transfer-started")
+        let started = try await peripheral.json("transfer-started")
         #expect(started["chunks"] as? Int == chunks.count)
-        #expect(try peripheral.json("transfer-complete")["bytes"] as? Int == count)
-        #expect(try peripheral.interrupt() == 0)
+        #expect(try await peripheral.json("transfer-complete")["bytes"] as? Int == count)
+        #expect(try await peripheral.interrupt() == 0)
     }
 
     // MARK: battery
 
-    @Test func batteryLevelIsReadSetAndDrained() throws {
+    @Test func batteryLevelIsReadSetAndDrained() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningPeripheral(["battery", "--transport", bench.transports[0], "--level", "42", "--drain", "300", "--json"])
         defer { peripheral.stop() }
-        let advertising = try peripheral.json("advertising")
+        let advertising = try await peripheral.json("advertising")
         #expect(advertising["service"] as? String == "180F")
         let address = try #require(advertising["address"] as? String)
         let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:53", arguments: [
             "central", "--target", address, "--read-all", "--subscribe", "2A19",
         ])
         defer { central.stop() }
-        let db = try Discovered(central.collect(until: "read-all"))
+        let db = try await Discovered(central.collect(until: "read-all"))
         #expect(db.tree == Self.gap + Self.gatt + ["service 180F 14-18", "characteristic 180F/2A19 16 0x12 2904@17 2902@18"])
         let read = try #require(db.values["2A19"].flatMap(Self.bytes)?.first)
         // It started at 42 and drains a percent every 300 ms: how many went by before the
         // read depends on the machine's load, not that it is a percentage at or below 42.
         #expect((30...42).contains(read), "\(read)")
         #expect(db.descriptors["2A19/2904"] == "0400ad27010601")
-        _ = try central.next("subscribed")
-        _ = try peripheral.json("subscribed") { $0["uuid"] as? String == "2A19" }
+        _ = try await central.next("subscribed")
+        _ = try await peripheral.json("subscribed") { $0["uuid"] as? String == "2A19" }
 
         // Set from standard input: stored and notified.
         peripheral.write("90%\n")
-        _ = try central.next("notification") { $0["value"] as? String == "5a" }
-        _ = try peripheral.json("battery") { $0["level"] as? Int == 90 && $0["cause"] as? String == "set" }
+        _ = try await central.next("notification") { $0["value"] as? String == "5a" }
+        _ = try await peripheral.json("battery") { $0["level"] as? Int == 90 && $0["cause"] as? String == "set" }
         // Then it drains: 89, 88, each a notification.
-        _ = try central.next("notification") { $0["value"] as? String == "59" }
-        _ = try central.next("notification") { $0["value"] as? String == "58" }
-        _ = try peripheral.json("battery") { $0["level"] as? Int == 88 && $0["cause"] as? String == "drained" }
+        _ = try await central.next("notification") { $0["value"] as? String == "59" }
+        _ = try await central.next("notification") { $0["value"] as? String == "58" }
+        _ = try await peripheral.json("battery") { $0["level"] as? Int == 88 && $0["cause"] as? String == "drained" }
         peripheral.write("101\n")
-        _ = try peripheral.json("input-ignored") { $0["text"] as? String == "101" }
-        #expect(try peripheral.interrupt() == 0)
+        _ = try await peripheral.json("input-ignored") { $0["text"] as? String == "101" }
+        #expect(try await peripheral.interrupt() == 0)
     }
 
     // MARK: device-information
 
-    @Test func deviceInformationServesTheGivenValues() throws {
+    @Test func deviceInformationServesTheGivenValues() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningPeripheral([
@@ -143,12 +143,12 @@ struct PeripheralDatabaseEndToEndTests {
             "--firmware-revision", "fw 2.0", "--system-id", "0102030405060708", "--pnp-id", "bluetooth:ffff:0042:0100",
         ])
         defer { peripheral.stop() }
-        let address = try peripheral.advertisedAddress()
+        let address = try await peripheral.advertisedAddress()
         let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:54", arguments: [
             "central", "--target", address, "--read-all",
         ])
         defer { central.stop() }
-        let db = try Discovered(central.collect(until: "read-all"))
+        let db = try await Discovered(central.collect(until: "read-all"))
         // --model "" leaves Model Number out.
         #expect(db.tree == Self.gap + Self.gatt + [
             "service 180A 14-28", "characteristic 180A/2A29 16 0x02", "characteristic 180A/2A25 18 0x02",
@@ -163,18 +163,18 @@ struct PeripheralDatabaseEndToEndTests {
         #expect(db.values["2A28"].map { !$0.isEmpty } == true)   // the tool's version
         #expect(db.values["2A23"] == "0102030405060708")
         #expect(db.values["2A50"] == "01ffff42000001")
-        #expect(try peripheral.interrupt() == 0)
+        #expect(try await peripheral.interrupt() == 0)
     }
 
     // MARK: --database
 
-    @Test func databaseFileIsServedAsWritten() throws {
+    @Test func databaseFileIsServedAsWritten() async throws {
         let bench = try BumbleBench(controllers: 3)
         defer { bench.stop() }
         let file = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/gatt/sensor.json").path
         let peripheral = try RunningPeripheral(["--database", file, "--transport", bench.transports[0], "--json"])
         defer { peripheral.stop() }
-        let advertising = try peripheral.json("advertising")
+        let advertising = try await peripheral.json("advertising")
         #expect(advertising["name"] as? String == "swift-att Sensor")
         #expect(advertising["service"] as? String == "A7C10000-5E4B-4C7A-9F2E-3D6B1A0C0001")
         let address = try #require(advertising["address"] as? String)
@@ -185,7 +185,7 @@ struct PeripheralDatabaseEndToEndTests {
             "--write-command", "\(command)=0102",
         ])
         defer { central.stop() }
-        let db = try Discovered(central.collect(until: "read-all"))
+        let db = try await Discovered(central.collect(until: "read-all"))
         func c(_ n: Int) -> String { "A7C1000\(n)5E4B4C7A9F2E3D6B1A0C0001" }
         let sensor = c(0)
         #expect(db.tree == Self.gap + Self.gatt + [
@@ -211,33 +211,33 @@ struct PeripheralDatabaseEndToEndTests {
         #expect(db.descriptors["\(c(5))/2906"] == "00006400")
 
         // Writes are printed as they come, and stored.
-        _ = try central.next("command-written")
-        let written = try peripheral.json("written") { $0["uuid"] as? String == label }
+        _ = try await central.next("command-written")
+        let written = try await peripheral.json("written") { $0["uuid"] as? String == label }
         #expect(written["text"] as? String == "hall")
         #expect(written["kind"] as? String == "write request")
         #expect(written["name"] as? String == "Label")
-        let commanded = try peripheral.json("written") { $0["uuid"] as? String == command }
+        let commanded = try await peripheral.json("written") { $0["uuid"] as? String == command }
         #expect(commanded["value"] as? String == "0102")
         #expect(commanded["kind"] as? String == "write command")
         central.send("disconnect")
-        _ = try central.next("disconnected")
+        _ = try await central.next("disconnected")
 
         // Advertising resumed by itself: another central connects and reads the stored label.
         let second = try BumblePeer(bench: bench, controller: 2, address: "C0:B0:00:00:00:56", arguments: [
             "central", "--target", address, "--read", label,
         ])
         defer { second.stop() }
-        #expect(try second.next("read")["value"] as? String == Self.hex("hall"))
-        _ = try peripheral.json("advertising-resumed")
-        #expect(try peripheral.interrupt() == 0)
+        #expect(try await second.next("read")["value"] as? String == Self.hex("hall"))
+        _ = try await peripheral.json("advertising-resumed")
+        #expect(try await peripheral.interrupt() == 0)
     }
 
-    @Test func aMalformedDatabaseFileExitsOneNamingThePlace() throws {
+    @Test func aMalformedDatabaseFileExitsOneNamingThePlace() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-db-\(UUID().uuidString).json")
         try Data(#"{"services":[{"uuid":"180F"},{"uuid":"180A","characteristics":[{"uuid":"2A29","properties":["read","sing"]}]}]}"#.utf8)
             .write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let r = try SwiftATTProcess.run(["peripheral", "--database", file.path])
+        let r = try await SwiftATTProcess.run(["peripheral", "--database", file.path])
         #expect(r.status == 1)
         #expect(r.stdout.isEmpty)
         #expect(r.stderrLines == ["swift-att: error: \(file.path): services[1].characteristics[0].properties[1]: unknown property 'sing' "

@@ -40,8 +40,10 @@ enum SwiftATTProcess {
 
     static let binary: URL? = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
-    /// Runs `swift-att arguments…` with `input` on standard input.
-    static func run(_ arguments: [String], input: String = "") throws -> Result {
+    /// Runs `swift-att arguments…` with `input` on standard input. Awaits the exit
+    /// (Process's termination handler) rather than blocking in `waitUntilExit`: a test
+    /// waiting for a subprocess holds no thread of Swift's small cooperative pool.
+    static func run(_ arguments: [String], input: String = "") async throws -> Result {
         guard let binary else {
             throw BinaryNotFound(searched: candidates.map(\.path))
         }
@@ -70,10 +72,17 @@ enum SwiftATTProcess {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
-        process.waitUntilExit()
+        let status: Int32 = try await withCheckedThrowingContinuation { exited in
+            process.terminationHandler = { process in exited.resume(returning: process.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                exited.resume(throwing: error)
+            }
+        }
         return Result(
-            status: process.terminationStatus,
+            status: status,
             stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
     }

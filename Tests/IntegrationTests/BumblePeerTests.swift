@@ -17,7 +17,7 @@ import Transport
         let peer = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:01",
                                   arguments: ["advertise", "--name", "bumble-hr", "--service", "180D", "--service", "180A"])
         defer { peer.stop() }
-        let ready = try peer.next("ready")
+        let ready = try await peer.next("ready")
         let bumbleAddress = try #require(BluetoothAddress(ready["address"] as? String ?? "", kind: .random))
 
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[1]))
@@ -40,12 +40,12 @@ import Transport
             scanInterval: 0x30, scanWindow: 0x30, peerAddress: bumbleAddress,
             connectionParameters: LEConnectionParameters(intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 200)))
         let connection = try await first("LE Connection Complete", in: events, LinkLayerTests.connectionComplete)
-        let connected = try peer.next("connected")
+        let connected = try await peer.next("connected")
         #expect(connected["peer"] as? String == info.randomAddress.description)
         #expect(connection.peer == bumbleAddress)
 
         _ = try await controller.send(Disconnect(connectionHandle: connection.handle))
-        let disconnected = try peer.next("disconnected")
+        let disconnected = try await peer.next("disconnected")
         #expect(disconnected["reason"] as? Int == Int(HCIStatus.remoteUserTerminatedConnection.rawValue))
         await controller.close()
     }
@@ -62,7 +62,7 @@ import Transport
 
         let peer = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:02", arguments: ["scan"])
         defer { peer.stop() }
-        let advertisement = try peer.next("advertisement") { $0["address"] as? String == info.randomAddress.description }
+        let advertisement = try await peer.next("advertisement") { $0["address"] as? String == info.randomAddress.description }
         #expect(advertisement["random"] as? Bool == true)
         #expect(advertisement["connectable"] as? Bool == true)
         #expect(advertisement["name"] as? String == LinkLayerTests.name)
@@ -83,14 +83,14 @@ import Transport
         let peer = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:03",
                                   arguments: ["advertise", "--name", "bumble-signaling"])
         defer { peer.stop() }
-        let ready = try peer.next("ready")
+        let ready = try await peer.next("ready")
         let address = try #require(BluetoothAddress(ready["address"] as? String ?? "", kind: .random))
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[1]))
         _ = try await controller.start()
         let events = controller.events()
         try await controller.createConnection(to: address)
         let connection = try await first("LE Connection Complete", in: events, LinkLayerTests.connectionComplete)
-        _ = try peer.next("connected")
+        _ = try await peer.next("connected")
 
         let updates = controller.events()
         peer.send("update-parameters")
@@ -99,17 +99,17 @@ import Transport
             return nil
         }
         #expect((24...40).contains(interval))
-        let parameters = try peer.next("parameters")
+        let parameters = try await peer.next("parameters")
         #expect(parameters["timeout"] as? Double == 4000)
 
         // As a peripheral Bumble pairs by sending a Security Request, which swift-att
         // (no pairing yet) answers with Pairing Failed, reason Pairing Not Supported.
         peer.send("pair")
-        let failed = try peer.next("pairing-failed", timeout: .seconds(20))
+        let failed = try await peer.next("pairing-failed", timeout: .seconds(20))
         #expect(failed["message"] as? String == "ProtocolError(smp/PAIRING_NOT_SUPPORTED [0x5])")
 
         _ = try await controller.send(Disconnect(connectionHandle: connection.handle))
-        _ = try peer.next("disconnected")
+        _ = try await peer.next("disconnected")
         await controller.close()
     }
 }

@@ -4,9 +4,6 @@ import Foundation
 import GATT
 import Host
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Bumble's GATT client (Tests/bench/bumble_client.py) driven one step at a time: each
 /// step is a JSON line on its stdin, each answer a JSON line on its stdout, matched by
@@ -15,7 +12,7 @@ final class BumbleClient {
     let process: Process
     private let stdin: Pipe
     private let stdout: Pipe
-    private var buffer = Data()
+    private let lines: JSONLineReader
     private var nextSequence = 0
 
     /// Clients on `controllers` (indices into the bench) with `addresses`, all aimed at
@@ -35,6 +32,7 @@ final class BumbleClient {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: bench.logURL)
+        lines = JSONLineReader(stdout, name: "bumble_client.py")
         try process.run()
     }
 
@@ -48,38 +46,19 @@ final class BumbleClient {
     }
 
     /// The answer to step `sequence`.
-    func result(_ sequence: Int, timeout: Duration = .seconds(40)) throws -> [String: Any] {
-        try next("result", timeout: timeout) { $0["seq"] as? Int == sequence }
+    func result(_ sequence: Int, timeout: Duration = .seconds(40)) async throws -> [String: Any] {
+        try await next("result", timeout: timeout) { $0["seq"] as? Int == sequence }
     }
 
     /// Runs one step and returns its answer.
-    func run(_ step: [String: Any], timeout: Duration = .seconds(40)) throws -> [String: Any] {
-        try result(try send(step), timeout: timeout)
+    func run(_ step: [String: Any], timeout: Duration = .seconds(40)) async throws -> [String: Any] {
+        try await result(try send(step), timeout: timeout)
     }
 
     /// The next line whose "event" is `event` and which `match` accepts, within `timeout`
     /// (lines before it are dropped).
-    func next(_ event: String, timeout: Duration = .seconds(30), where match: ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[buffer.startIndex..<newline]
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-                   object["event"] as? String == event, match(object) {
-                    return object
-                }
-            }
-            let remaining = deadline - .now
-            guard remaining > .zero else { throw TimedOut(what: "bumble_client.py '\(event)'") }
-            var pfd = pollfd(fd: stdout.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
-            if poll(&pfd, 1, ms) > 0 {
-                let chunk = stdout.fileHandleForReading.availableData
-                if chunk.isEmpty { throw TimedOut(what: "bumble_client.py '\(event)' (it exited)") }
-                buffer.append(chunk)
-            }
-        }
+    func next(_ event: String, timeout: Duration = .seconds(30), where match: @escaping ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any] {
+        try await lines.next(event, timeout: timeout, where: match)
     }
 
     func stop() {

@@ -22,48 +22,48 @@ import Transport
     @Test(arguments: [23, 247])
     func shortAndLongReadsReturnTheExactBytes(mtu: Int) async throws {
         try await withRig { rig in
-            let client = try rig.client()
+            let client = try await rig.client()
             let db = rig.db
-            #expect(try client.run(["op": "mtu", "value": mtu])["mtu"] as? Int == mtu)
+            #expect(try await client.run(["op": "mtu", "value": mtu])["mtu"] as? Int == mtu)
 
-            #expect(try client.run(rig.read(db.readOnly)).bytes("value") == [87])
-            #expect(try client.run(["op": "read", "handle": rig.handle(db.long)]).bytes("value") == Array(TestDatabase.longValue.prefix(mtu - 1)))
-            #expect(try client.run(["op": "read_long", "handle": rig.handle(db.long)]).bytes("value") == TestDatabase.longValue)
-            #expect(try client.run(["op": "read_long", "handle": rig.handle(db.included)]).bytes("value") == Array("secondary".utf8))
-            #expect(try client.run(["op": "read_long", "handle": Int(try #require(db.database.deviceName.flatMap(db.database.valueHandle(of:))))]).bytes("value") == Array("swift-att e2e".utf8))
+            #expect(try await client.run(rig.read(db.readOnly)).bytes("value") == [87])
+            #expect(try await client.run(["op": "read", "handle": rig.handle(db.long)]).bytes("value") == Array(TestDatabase.longValue.prefix(mtu - 1)))
+            #expect(try await client.run(["op": "read_long", "handle": rig.handle(db.long)]).bytes("value") == TestDatabase.longValue)
+            #expect(try await client.run(["op": "read_long", "handle": rig.handle(db.included)]).bytes("value") == Array("secondary".utf8))
+            #expect(try await client.run(["op": "read_long", "handle": Int(try #require(db.database.deviceName.flatMap(db.database.valueHandle(of:))))]).bytes("value") == Array("swift-att e2e".utf8))
 
             // The dynamic value: one snapshot per long read, cut by the server.
-            let dynamic = try client.run(["op": "read_long", "handle": rig.handle(db.dynamic)])
+            let dynamic = try await client.run(["op": "read_long", "handle": rig.handle(db.dynamic)])
             #expect(dynamic.bytes("value") == TestDatabase.dynamicValue(1))
             #expect(db.recorder.readOffsets == (mtu == 23 ? [0, 22] : [0]))
 
             // Descriptors.
             let description = try #require(db.database.handle(of: db.userDescription))
             let format = try #require(db.database.handle(of: db.presentationFormat))
-            #expect(try client.run(["op": "read", "handle": Int(description)]).bytes("value") == Array("Battery level".utf8))
-            #expect(try client.run(["op": "read", "handle": Int(format)]).bytes("value") == [0x04, 0x00, 0xAD, 0x27, 0x01, 0x00, 0x00])
+            #expect(try await client.run(["op": "read", "handle": Int(description)]).bytes("value") == Array("Battery level".utf8))
+            #expect(try await client.run(["op": "read", "handle": Int(format)]).bytes("value") == [0x04, 0x00, 0xAD, 0x27, 0x01, 0x00, 0x00])
 
             // Read Blob at the very end: an empty part; past it: Invalid Offset.
-            let end = try client.run(rig.readBlob(db.long, offset: TestDatabase.longValue.count))
+            let end = try await client.run(rig.readBlob(db.long, offset: TestDatabase.longValue.count))
             #expect(end["response"] as? String == "0d")
-            #expect(try client.run(rig.readBlob(db.long, offset: TestDatabase.longValue.count + 1)).attError == 0x07)
+            #expect(try await client.run(rig.readBlob(db.long, offset: TestDatabase.longValue.count + 1)).attError == 0x07)
 
             // The other read requests, exact bytes both ways (raw PDUs: Bumble's client
             // has no procedure for some of them).
             let readOnly = Rig.le(db.database.valueHandle(of: db.readOnly))
             let included = Rig.le(db.database.valueHandle(of: db.included))
             // Read Using Characteristic UUID (Read By Type 0x2A19).
-            #expect(try client.run(["op": "raw", "pdu": "080100ffff192a"])["response"] as? String == Hex.encode([0x09, 0x03] + readOnly + [87]))
+            #expect(try await client.run(["op": "raw", "pdu": "080100ffff192a"])["response"] as? String == Hex.encode([0x09, 0x03] + readOnly + [87]))
             // Read Multiple and Read Multiple Variable.
-            #expect(try client.run(["op": "raw", "pdu": Hex.encode([0x0E] + readOnly + included)])["response"] as? String
+            #expect(try await client.run(["op": "raw", "pdu": Hex.encode([0x0E] + readOnly + included)])["response"] as? String
                     == Hex.encode([0x0F, 87] + Array("secondary".utf8)))
-            #expect(try client.run(["op": "raw", "pdu": Hex.encode([0x20] + readOnly + included)])["response"] as? String
+            #expect(try await client.run(["op": "raw", "pdu": Hex.encode([0x20] + readOnly + included)])["response"] as? String
                     == Hex.encode([0x21, 0x01, 0x00, 87, 0x09, 0x00] + Array("secondary".utf8)))
             // Discover Primary Service by Service UUID (Find By Type Value).
             let range = try #require(db.database.handles(of: db.primary))
-            #expect(try client.run(["op": "raw", "pdu": Hex.encode([0x06, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28] + db.primary.uuid.encoded())])["response"] as? String
+            #expect(try await client.run(["op": "raw", "pdu": Hex.encode([0x06, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28] + db.primary.uuid.encoded())])["response"] as? String
                     == Hex.encode([0x07] + Rig.le(range.lowerBound) + Rig.le(range.upperBound)))
-            _ = try client.run(["op": "disconnect"])
+            _ = try await client.run(["op": "disconnect"])
         }
     }
 
@@ -71,10 +71,10 @@ import Transport
 
     @Test func bumbleDiscoversTheWholeDatabase() async throws {
         try await withRig { rig in
-            let client = try rig.client()
+            let client = try await rig.client()
             let db = rig.db
-            #expect(try client.run(["op": "mtu", "value": 247])["mtu"] as? Int == 247)
-            let found = try client.run(["op": "discover"])
+            #expect(try await client.run(["op": "mtu", "value": 247])["mtu"] as? Int == 247)
+            let found = try await client.run(["op": "discover"])
             #expect(found["exception"] == nil, "\(found)")
 
             // Every service (GAP and GATT too), include, characteristic and descriptor,
@@ -114,8 +114,8 @@ import Transport
             ])
             // The Extended Properties value says Reliable Write.
             let extended = Int(try #require(db.database.valueHandle(of: db.reliable))) + 1
-            #expect(try client.run(["op": "read", "handle": extended]).bytes("value") == [0x01, 0x00])
-            _ = try client.run(["op": "disconnect"])
+            #expect(try await client.run(["op": "read", "handle": extended]).bytes("value") == [0x01, 0x00])
+            _ = try await client.run(["op": "disconnect"])
         }
     }
 
@@ -123,24 +123,24 @@ import Transport
 
     @Test func writesChangeTheStoredValueExactly() async throws {
         try await withRig { rig in
-            let client = try rig.client()
+            let client = try await rig.client()
             let db = rig.db
             let p = rig.peripheral
 
             // Write Request.
-            #expect(try client.run(rig.write(db.longWrite, Array("hello".utf8)))["error"] == nil)
+            #expect(try await client.run(rig.write(db.longWrite, Array("hello".utf8)))["error"] == nil)
             #expect(await p.value(of: db.longWrite) == Array("hello".utf8))
             #expect(db.recorder.lastWrite(db.database.valueHandle(of: db.longWrite))?.kind == .request)
 
             // Write Command: no answer, so a later request on the same bearer orders it.
-            _ = try client.run(rig.write(db.writeWithoutResponse, [1, 2, 3], response: false))
-            _ = try client.run(rig.read(db.readOnly))
+            _ = try await client.run(rig.write(db.writeWithoutResponse, [1, 2, 3], response: false))
+            _ = try await client.run(rig.read(db.readOnly))
             #expect(await p.value(of: db.writeWithoutResponse) == [1, 2, 3])
             #expect(db.recorder.lastWrite(db.database.valueHandle(of: db.writeWithoutResponse))?.kind == .command)
 
             // Long writes (Prepare Write parts of ATT_MTU−5 = 18 octets, Execute Write).
             let long400 = (0..<400).map { UInt8(truncatingIfNeeded: $0 * 13 + 1) }
-            let written = try client.run(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode(long400)])
+            let written = try await client.run(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode(long400)])
             #expect(written["error"] == nil && written["exception"] == nil, "\(written)")
             #expect(written["parts"] as? Int == 23)
             #expect(await p.value(of: db.longWrite) == long400)
@@ -148,16 +148,16 @@ import Transport
             #expect(queued?.kind == .queued)
             #expect(queued?.value == long400)
             let long512 = (0..<512).map { UInt8(truncatingIfNeeded: $0 * 7) }
-            #expect(try client.run(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode(long512)])["error"] == nil)
+            #expect(try await client.run(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode(long512)])["error"] == nil)
             #expect(await p.value(of: db.longWrite) == long512)
 
             // A prepared part at an offset: the value is kept up to it and ends after it.
-            let atOffset = try client.run(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode(Array("XYZ".utf8)), "offset": 10])
+            let atOffset = try await client.run(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode(Array("XYZ".utf8)), "offset": 10])
             #expect(atOffset["error"] == nil && atOffset["exception"] == nil, "\(atOffset)")
             #expect(await p.value(of: db.longWrite) == Array(long512.prefix(10)) + Array("XYZ".utf8))
 
             // Reliable write over two characteristics, each echo checked, then executed.
-            let reliable = try client.run(["op": "reliable_write", "writes": [
+            let reliable = try await client.run(["op": "reliable_write", "writes": [
                 ["handle": rig.handle(db.longWrite), "value": Hex.encode(Array("reliable A".utf8))],
                 ["handle": rig.handle(db.reliable), "value": Hex.encode(Array(String(repeating: "reliable B ", count: 5).utf8))],
             ]])
@@ -169,19 +169,19 @@ import Transport
             #expect(await p.value(of: db.reliable) == Array(String(repeating: "reliable B ", count: 5).utf8))
 
             // Cancelled: the old value stays.
-            let cancelled = try client.run(["op": "reliable_write", "handle": rig.handle(db.reliable),
+            let cancelled = try await client.run(["op": "reliable_write", "handle": rig.handle(db.reliable),
                                             "value": Hex.encode(Array("cancelled".utf8)), "cancel": true])
             #expect(cancelled["executed"] as? Bool == false)
             #expect(cancelled["echoes_match"] as? Bool == true)
             #expect(cancelled["error"] == nil && cancelled["exception"] == nil, "\(cancelled)")
             #expect(await p.value(of: db.reliable) == Array(String(repeating: "reliable B ", count: 5).utf8))
-            #expect(try client.run(rig.read(db.reliable)).bytes("value") == Array(String(repeating: "reliable B ", count: 5).utf8.prefix(22)))
+            #expect(try await client.run(rig.read(db.reliable)).bytes("value") == Array(String(repeating: "reliable B ", count: 5).utf8.prefix(22)))
 
             // One octet too many, as a long write: refused at Execute Write, nothing changes.
-            let tooLong = try client.run(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode([UInt8](repeating: 0xAA, count: 513))])
+            let tooLong = try await client.run(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode([UInt8](repeating: 0xAA, count: 513))])
             #expect(tooLong.attError == 0x0D)
             #expect(await p.value(of: db.longWrite) == Array("reliable A".utf8))
-            _ = try client.run(["op": "disconnect"])
+            _ = try await client.run(["op": "disconnect"])
         }
     }
 
@@ -189,12 +189,12 @@ import Transport
 
     @Test func forbiddenOperationsGetTheRightErrors() async throws {
         try await withRig { rig in
-            let client = try rig.client()
+            let client = try await rig.client()
             let db = rig.db
-            #expect(try client.run(["op": "mtu", "value": 517])["mtu"] as? Int == 517)
+            #expect(try await client.run(["op": "mtu", "value": 517])["mtu"] as? Int == 517)
 
-            func expectError(_ step: [String: Any], _ code: Int, handle: UInt16? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
-                let answer = try client.run(step)
+            func expectError(_ step: [String: Any], _ code: Int, handle: UInt16? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                let answer = try await client.run(step)
                 #expect(answer.attError == code, "\(step) → \(answer)", sourceLocation: sourceLocation)
                 if let handle {
                     #expect(answer["error_handle"] as? Int == Int(handle), "\(answer)", sourceLocation: sourceLocation)
@@ -202,50 +202,50 @@ import Transport
             }
             let h = { (c: GATTCharacteristic) in db.database.valueHandle(of: c) }
 
-            try expectError(rig.read(db.writeOnly), 0x02, handle: h(db.writeOnly))          // Read Not Permitted
-            try expectError(rig.write(db.readOnly, [1]), 0x03, handle: h(db.readOnly))      // Write Not Permitted
+            try await expectError(rig.read(db.writeOnly), 0x02, handle: h(db.writeOnly))          // Read Not Permitted
+            try await expectError(rig.write(db.readOnly, [1]), 0x03, handle: h(db.readOnly))      // Write Not Permitted
             // Encryption only: Insufficient Encryption; an authenticated key required:
             // Insufficient Authentication (the order AttributePermissions documents).
-            try expectError(rig.read(db.encrypted), 0x0F, handle: h(db.encrypted))
-            try expectError(rig.write(db.encrypted, [9]), 0x0F, handle: h(db.encrypted))
-            try expectError(rig.read(db.authenticated), 0x05, handle: h(db.authenticated))
+            try await expectError(rig.read(db.encrypted), 0x0F, handle: h(db.encrypted))
+            try await expectError(rig.write(db.encrypted, [9]), 0x0F, handle: h(db.encrypted))
+            try await expectError(rig.read(db.authenticated), 0x05, handle: h(db.authenticated))
             // No attribute there: Invalid Handle.
             let past = try #require(db.database.attributes.last).handle + 1
-            try expectError(["op": "read", "handle": Int(past)], 0x01, handle: past)
-            try expectError(["op": "raw", "pdu": "0a0000"], 0x01, handle: 0)
+            try await expectError(["op": "read", "handle": Int(past)], 0x01, handle: past)
+            try await expectError(["op": "raw", "pdu": "0a0000"], 0x01, handle: 0)
             // Read Blob past the end: Invalid Offset; a short fixed value at an offset:
             // Attribute Not Long (this server's choice, GATTServer+Read.swift).
-            try expectError(rig.readBlob(db.long, offset: 301), 0x07, handle: h(db.long))
-            try expectError(rig.readBlob(db.readOnly, offset: 1), 0x0B, handle: h(db.readOnly))
+            try await expectError(rig.readBlob(db.long, offset: 301), 0x07, handle: h(db.long))
+            try await expectError(rig.readBlob(db.readOnly, offset: 1), 0x0B, handle: h(db.readOnly))
             // 513 octets: Invalid Attribute Value Length, as one Write Request and as a
             // long write; the value stays.
-            try expectError(rig.write(db.longWrite, [UInt8](repeating: 0x55, count: 513)), 0x0D, handle: h(db.longWrite))
-            try expectError(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode([UInt8](repeating: 0x55, count: 513))], 0x0D)
+            try await expectError(rig.write(db.longWrite, [UInt8](repeating: 0x55, count: 513)), 0x0D, handle: h(db.longWrite))
+            try await expectError(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode([UInt8](repeating: 0x55, count: 513))], 0x0D)
             #expect(await rig.peripheral.value(of: db.longWrite) == TestDatabase.longWriteInitial)
             // Prepare Write checks permissions at once.
-            try expectError(["op": "write_long", "handle": rig.handle(db.readOnly), "value": "01", "offset": 0], 0x03, handle: h(db.readOnly))
+            try await expectError(["op": "write_long", "handle": rig.handle(db.readOnly), "value": "01", "offset": 0], 0x03, handle: h(db.readOnly))
             // Read Multiple fails on the first handle that cannot be read.
             let readMultiple = [0x0E] + Rig.le(h(db.readOnly)) + Rig.le(h(db.writeOnly))
-            try expectError(["op": "raw", "pdu": Hex.encode(readMultiple)], 0x02, handle: h(db.writeOnly))
+            try await expectError(["op": "raw", "pdu": Hex.encode(readMultiple)], 0x02, handle: h(db.writeOnly))
             // A CCCD value the characteristic does not allow (indication on notify-only).
             let cccd = try #require(db.database.clientConfigurationHandle(of: db.notify))
-            try expectError(["op": "write", "handle": Int(cccd), "value": "0200"], 0xFD, handle: cccd)
+            try await expectError(["op": "write", "handle": Int(cccd), "value": "0200"], 0xFD, handle: cccd)
             // Discovery edges: an unsupported group type, an empty range.
-            try expectError(["op": "raw", "pdu": "100100ffff0328"], 0x10, handle: 1)
-            try expectError(["op": "raw", "pdu": Hex.encode([0x04] + Rig.le(past) + [0xFF, 0xFF])], 0x0A, handle: past)
+            try await expectError(["op": "raw", "pdu": "100100ffff0328"], 0x10, handle: 1)
+            try await expectError(["op": "raw", "pdu": Hex.encode([0x04] + Rig.le(past) + [0xFF, 0xFF])], 0x0A, handle: past)
             // More prepared octets than the queue takes (16 384): Prepare Queue Full, and
             // Bumble cancels what was queued.
-            try expectError(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode([UInt8](repeating: 0x66, count: 20_000))], 0x09)
+            try await expectError(["op": "write_long", "handle": rig.handle(db.longWrite), "value": Hex.encode([UInt8](repeating: 0x66, count: 20_000))], 0x09)
             #expect(await rig.peripheral.value(of: db.longWrite) == TestDatabase.longWriteInitial)
             // A Signed Write Command is ignored while no signing keys exist.
-            _ = try client.run(["op": "raw", "pdu": Hex.encode([0xD2] + Rig.le(h(db.writeWithoutResponse)) + [0x77] + [UInt8](repeating: 0, count: 12))])
-            _ = try client.run(rig.read(db.readOnly))
+            _ = try await client.run(["op": "raw", "pdu": Hex.encode([0xD2] + Rig.le(h(db.writeWithoutResponse)) + [0x77] + [UInt8](repeating: 0, count: 12))])
+            _ = try await client.run(rig.read(db.readOnly))
             #expect(await rig.peripheral.value(of: db.writeWithoutResponse) == [0])
             // A request opcode nobody defined: Request Not Supported.
-            try expectError(["op": "raw", "pdu": "3f0100", "request": true], 0x06)
+            try await expectError(["op": "raw", "pdu": "3f0100", "request": true], 0x06)
             // Still serving after all that.
-            #expect(try client.run(rig.read(db.readOnly)).bytes("value") == [87])
-            _ = try client.run(["op": "disconnect"])
+            #expect(try await client.run(rig.read(db.readOnly)).bytes("value") == [87])
+            _ = try await client.run(["op": "disconnect"])
         }
     }
 
@@ -253,17 +253,17 @@ import Transport
 
     @Test func notificationsAndConfirmedIndicationsArrive() async throws {
         try await withRig { rig in
-            let client = try rig.client()
+            let client = try await rig.client()
             let db = rig.db
             let p = rig.peripheral
             let connection = try await rig.connection(of: Rig.clientAddresses[0])
-            #expect(try client.run(["op": "mtu", "value": 247])["mtu"] as? Int == 247)
-            _ = try client.run(["op": "discover"])
+            #expect(try await client.run(["op": "mtu", "value": 247])["mtu"] as? Int == 247)
+            _ = try await client.run(["op": "discover"])
 
             let mark = rig.log.count
-            #expect(try client.run(["op": "subscribe", "handle": rig.handle(db.notify), "indicate": false])["cccd_handle"] as? Int
+            #expect(try await client.run(["op": "subscribe", "handle": rig.handle(db.notify), "indicate": false])["cccd_handle"] as? Int
                     == db.database.clientConfigurationHandle(of: db.notify).map(Int.init))
-            _ = try client.run(["op": "subscribe", "handle": rig.handle(db.indicate), "indicate": true])
+            _ = try await client.run(["op": "subscribe", "handle": rig.handle(db.indicate), "indicate": true])
             try await rig.subscription(db.notify, connection, [.notification], from: mark)
             try await rig.subscription(db.indicate, connection, [.indication], from: mark)
 
@@ -274,7 +274,7 @@ import Transport
             #expect(p.updateValue(Array("i2".utf8), for: db.indicate))  // queued behind i1's confirmation
             // Longer than ATT_MTU−3: the notification carries the first 244 octets.
             #expect(p.updateValue(TestDatabase.longValue, for: db.notify))
-            let received = try client.run(["op": "wait_values", "count": 5])
+            let received = try await client.run(["op": "wait_values", "count": 5])
             let values = received.receivedValues
             let notifyHandle = rig.handle(db.notify), indicateHandle = rig.handle(db.indicate)
             #expect(values.filter { $0.handle == notifyHandle }.map(\.value) == [Array("n1".utf8), Array("n2".utf8), Array(TestDatabase.longValue.prefix(244))])
@@ -292,11 +292,11 @@ import Transport
 
             // Unsubscribed: nothing more arrives.
             let unsubscribed = rig.log.count
-            _ = try client.run(["op": "unsubscribe", "handle": notifyHandle])
+            _ = try await client.run(["op": "unsubscribe", "handle": notifyHandle])
             try await rig.subscription(db.notify, connection, [], from: unsubscribed)
             _ = p.updateValue(Array("n3".utf8), for: db.notify)
-            #expect(try client.run(["op": "values", "settle": 0.5])["count"] as? Int == 0)
-            _ = try client.run(["op": "disconnect"])
+            #expect(try await client.run(["op": "values", "settle": 0.5])["count"] as? Int == 0)
+            _ = try await client.run(["op": "disconnect"])
         }
     }
 
@@ -305,17 +305,17 @@ import Transport
     @Test func aReconnectedCentralStartsFresh() async throws {
         try await withRig { rig in
             let db = rig.db
-            var client = try rig.client()
+            var client = try await rig.client()
             let first = try await rig.connection(of: Rig.clientAddresses[0])
             let cccd = Int(try #require(db.database.clientConfigurationHandle(of: db.notify)))
-            #expect(try client.run(["op": "mtu", "value": 247])["mtu"] as? Int == 247)
+            #expect(try await client.run(["op": "mtu", "value": 247])["mtu"] as? Int == 247)
             try await rig.log.wait(for: "ATT_MTU 247") { event -> Bool? in
                 if case let .mtuChanged(h, mtu) = event, h == first, mtu == 247 { return true }
                 return nil
             }
-            #expect(try client.run(["op": "write", "handle": cccd, "value": "0100"])["error"] == nil)
+            #expect(try await client.run(["op": "write", "handle": cccd, "value": "0100"])["error"] == nil)
             var mark = rig.log.count
-            _ = try client.run(["op": "disconnect"])
+            _ = try await client.run(["op": "disconnect"])
             try await rig.log.wait(for: "disconnection", from: mark) { event -> Bool? in
                 if case let .disconnected(h, _) = event, h == first { return true }
                 return nil
@@ -324,16 +324,16 @@ import Transport
 
             mark = rig.log.count
             try await rig.advertise()
-            client = try rig.client()
+            client = try await rig.client()
             try await rig.log.wait(for: "reconnection", from: mark) { event -> Bool? in
                 if case .connected = event { return true }
                 return nil
             }
-            #expect(try client.run(["op": "read", "handle": cccd]).bytes("value") == [0x00, 0x00])
-            #expect(try client.run(["op": "read", "handle": rig.handle(db.long)]).bytes("value") == Array(TestDatabase.longValue.prefix(22)))
+            #expect(try await client.run(["op": "read", "handle": cccd]).bytes("value") == [0x00, 0x00])
+            #expect(try await client.run(["op": "read", "handle": rig.handle(db.long)]).bytes("value") == Array(TestDatabase.longValue.prefix(22)))
             #expect(rig.peripheral.updateValue([1], for: db.notify))
-            #expect(try client.run(["op": "values", "settle": 0.3])["count"] as? Int == 0)
-            _ = try client.run(["op": "disconnect"])
+            #expect(try await client.run(["op": "values", "settle": 0.3])["count"] as? Int == 0)
+            _ = try await client.run(["op": "disconnect"])
         }
     }
 
@@ -343,13 +343,13 @@ import Transport
     /// `updateValue` and `.readyToUpdate`, then "EOM", arrives whole and in order.
     @Test func seed000TransferArrivesWholeAndInOrder() async throws {
         try await withRig { rig in
-            let client = try rig.client()
+            let client = try await rig.client()
             let db = rig.db
             let p = rig.peripheral
             let connection = try await rig.connection(of: Rig.clientAddresses[0])
-            _ = try client.run(["op": "discover"])  // ATT_MTU stays 23: 20-octet chunks
+            _ = try await client.run(["op": "discover"])  // ATT_MTU stays 23: 20-octet chunks
             let mark = rig.log.count
-            _ = try client.run(["op": "subscribe", "handle": rig.handle(db.notify)])
+            _ = try await client.run(["op": "subscribe", "handle": rig.handle(db.notify)])
             try await rig.subscription(db.notify, connection, [.notification], from: mark)
 
             let text = Array(TestDatabase.transferText.utf8)
@@ -367,7 +367,7 @@ import Transport
                     }
                 }
             }
-            let received = try client.result(waiting, timeout: .seconds(80))
+            let received = try await client.result(waiting, timeout: .seconds(80))
             let values = received.receivedValues
             #expect(received["timed_out"] as? Bool == false)
             #expect(values.count == chunks.count)
@@ -381,7 +381,7 @@ import Transport
             if getenv("SWIFT_ATT_SANITIZER") == nil {
                 #expect(refusals > 0, "updateValue never refused: the bench drained every notification at once")
             }
-            _ = try client.run(["op": "disconnect"])
+            _ = try await client.run(["op": "disconnect"])
         }
     }
 
@@ -394,43 +394,43 @@ import Transport
             let clients = try BumbleClient(bench: rig.bench, controllers: [1, 2], addresses: Rig.clientAddresses,
                                            target: p.info.randomAddress, connect: false)
             defer { clients.stop() }
-            _ = try clients.next("ready")
+            _ = try await clients.next("ready")
             // The controller stops advertising at a connection: advertise again for the second.
-            #expect(try clients.run(["op": "connect", "client": 0])["exception"] == nil)
+            #expect(try await clients.run(["op": "connect", "client": 0])["exception"] == nil)
             let a = try await rig.connection(of: Rig.clientAddresses[0])
             try await rig.advertise()
-            #expect(try clients.run(["op": "connect", "client": 1])["exception"] == nil)
+            #expect(try await clients.run(["op": "connect", "client": 1])["exception"] == nil)
             let b = try await rig.connection(of: Rig.clientAddresses[1])
             #expect(a != b)
-            _ = try clients.run(["op": "discover", "client": 0])
-            _ = try clients.run(["op": "discover", "client": 1])
+            _ = try await clients.run(["op": "discover", "client": 0])
+            _ = try await clients.run(["op": "discover", "client": 1])
 
             let handle = rig.handle(db.notifyIndicate)
             let cccd = Int(try #require(db.database.clientConfigurationHandle(of: db.notifyIndicate)))
             var mark = rig.log.count
-            _ = try clients.run(["op": "subscribe", "handle": handle, "client": 0])
+            _ = try await clients.run(["op": "subscribe", "handle": handle, "client": 0])
             try await rig.subscription(db.notifyIndicate, a, [.notification], from: mark)
 
             // Only A subscribed: only A hears.
             #expect(p.updateValue(Array("one".utf8), for: db.notifyIndicate))
-            let first = try clients.run(["op": "wait_values", "count": 1, "client": 0]).receivedValues
+            let first = try await clients.run(["op": "wait_values", "count": 1, "client": 0]).receivedValues
             #expect(first.map(\.kind) == ["notification"])
             #expect(first.map(\.value) == [Array("one".utf8)])
-            #expect(try clients.run(["op": "values", "settle": 0.5, "client": 1])["count"] as? Int == 0)
-            #expect(try clients.run(["op": "read", "handle": cccd, "client": 0]).bytes("value") == [0x01, 0x00])
-            #expect(try clients.run(["op": "read", "handle": cccd, "client": 1]).bytes("value") == [0x00, 0x00])
+            #expect(try await clients.run(["op": "values", "settle": 0.5, "client": 1])["count"] as? Int == 0)
+            #expect(try await clients.run(["op": "read", "handle": cccd, "client": 0]).bytes("value") == [0x01, 0x00])
+            #expect(try await clients.run(["op": "read", "handle": cccd, "client": 1]).bytes("value") == [0x00, 0x00])
 
             // B subscribes to indications only; A keeps its notifications.
             mark = rig.log.count
-            _ = try clients.run(["op": "subscribe", "handle": handle, "indicate": true, "client": 1])
+            _ = try await clients.run(["op": "subscribe", "handle": handle, "indicate": true, "client": 1])
             try await rig.subscription(db.notifyIndicate, b, [.indication], from: mark)
-            #expect(try clients.run(["op": "read", "handle": cccd, "client": 1]).bytes("value") == [0x02, 0x00])
-            #expect(try clients.run(["op": "read", "handle": cccd, "client": 0]).bytes("value") == [0x01, 0x00])
+            #expect(try await clients.run(["op": "read", "handle": cccd, "client": 1]).bytes("value") == [0x02, 0x00])
+            #expect(try await clients.run(["op": "read", "handle": cccd, "client": 0]).bytes("value") == [0x01, 0x00])
 
             mark = rig.log.count
             #expect(p.updateValue(Array("two".utf8), for: db.notifyIndicate))
-            let atA = try clients.run(["op": "wait_values", "count": 1, "client": 0]).receivedValues
-            let atB = try clients.run(["op": "wait_values", "count": 1, "client": 1]).receivedValues
+            let atA = try await clients.run(["op": "wait_values", "count": 1, "client": 0]).receivedValues
+            let atB = try await clients.run(["op": "wait_values", "count": 1, "client": 1]).receivedValues
             #expect(atA.map(\.kind) == ["notification"])
             #expect(atA.map(\.value) == [Array("two".utf8)])
             #expect(atB.map(\.kind) == ["indication"])
@@ -442,17 +442,17 @@ import Transport
 
             // A leaves: its subscription ends with it, B's stays.
             mark = rig.log.count
-            _ = try clients.run(["op": "disconnect", "client": 0])
+            _ = try await clients.run(["op": "disconnect", "client": 0])
             try await rig.log.wait(for: "A's subscription dropped", from: mark) { event -> Bool? in
                 if case let .subscriptionChanged(change) = event, change.connection.rawValue == a,
                    change.configuration.isEmpty, change.cause == .disconnected { return true }
                 return nil
             }
             #expect(p.updateValue(Array("three".utf8), for: db.notifyIndicate))
-            let last = try clients.run(["op": "wait_values", "count": 1, "client": 1]).receivedValues
+            let last = try await clients.run(["op": "wait_values", "count": 1, "client": 1]).receivedValues
             #expect(last.map(\.kind) == ["indication"])
             #expect(last.map(\.value) == [Array("three".utf8)])
-            _ = try clients.run(["op": "disconnect", "client": 1])
+            _ = try await clients.run(["op": "disconnect", "client": 1])
         }
     }
 
@@ -466,17 +466,17 @@ import Transport
             let clients = try BumbleClient(bench: rig.bench, controllers: [1, 2], addresses: Rig.clientAddresses,
                                            target: p.info.randomAddress, connect: false)
             defer { clients.stop() }
-            _ = try clients.next("ready")
-            _ = try clients.run(["op": "connect", "client": 0])
+            _ = try await clients.next("ready")
+            _ = try await clients.run(["op": "connect", "client": 0])
             let a = try await rig.connection(of: Rig.clientAddresses[0])
             try await rig.advertise()
-            _ = try clients.run(["op": "connect", "client": 1])
+            _ = try await clients.run(["op": "connect", "client": 1])
             let b = try await rig.connection(of: Rig.clientAddresses[1])
             let handle = rig.handle(db.notifyIndicate)
             for (index, connection, indicate) in [(0, a, false), (1, b, true)] {
-                _ = try clients.run(["op": "discover", "client": index])
+                _ = try await clients.run(["op": "discover", "client": index])
                 let mark = rig.log.count
-                _ = try clients.run(["op": "subscribe", "handle": handle, "indicate": indicate, "client": index])
+                _ = try await clients.run(["op": "subscribe", "handle": handle, "indicate": indicate, "client": index])
                 try await rig.subscription(db.notifyIndicate, connection, indicate ? [.indication] : [.notification], from: mark)
             }
 
@@ -495,14 +495,14 @@ import Transport
             }
             // 200 indications cannot all wait behind one unconfirmed (the queue holds 64).
             #expect(refusals > 0)
-            let atB = try clients.run(["op": "wait_values", "count": values.count, "timeout": 30, "client": 1])
+            let atB = try await clients.run(["op": "wait_values", "count": values.count, "timeout": 30, "client": 1])
             #expect(atB.receivedValues.map(\.value) == values)
             #expect(atB.receivedValues.allSatisfy { $0.kind == "indication" })
-            let atA = try clients.run(["op": "wait_values", "count": values.count + 1, "timeout": 1, "client": 0])
+            let atA = try await clients.run(["op": "wait_values", "count": values.count + 1, "timeout": 1, "client": 0])
             #expect(atA.receivedValues.map(\.value) == values, "the notified central got \(atA.receivedValues.count) values for \(values.count)")
             #expect(atA.receivedValues.allSatisfy { $0.kind == "notification" })
-            _ = try clients.run(["op": "disconnect", "client": 0])
-            _ = try clients.run(["op": "disconnect", "client": 1])
+            _ = try await clients.run(["op": "disconnect", "client": 0])
+            _ = try await clients.run(["op": "disconnect", "client": 1])
         }
     }
 }
@@ -642,10 +642,10 @@ final class Rig {
     }
 
     /// Bumble's client on controller 1, connected.
-    func client() throws -> BumbleClient {
+    func client() async throws -> BumbleClient {
         let client = try BumbleClient(bench: bench, controllers: [1], addresses: [Self.clientAddresses[0]], target: peripheral.info.randomAddress)
         clients.append(client)
-        _ = try client.next("ready")
+        _ = try await client.next("ready")
         return client
     }
 

@@ -19,7 +19,7 @@ import Transport
         -> (BumbleBench, BumblePeer, Central, Peer, GATTClientDatabase) {
         let bench = try BumbleBench(controllers: 2)
         let server = try BumblePeer(bench: bench, controller: 0, address: PeerTests.serverAddress, arguments: [], script: "bumble_server.py")
-        _ = try server.next("ready")
+        _ = try await server.next("ready")
         let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]), transactionTimeout: transactionTimeout)
         let peer = try await central.connect(try #require(BluetoothAddress(PeerTests.serverAddress, kind: .random)))
         let database = try await peer.discoverDatabase()
@@ -35,7 +35,7 @@ import Transport
         let waited = ContinuousClock.now - started
         #expect(waited >= .seconds(1) && waited < .seconds(5), "\(waited)")
         // Core 5.4 Vol 3 Part F §3.3.3: no more ATT on this link; swift-att ends it.
-        _ = try server.next("disconnected", timeout: .seconds(5))
+        _ = try await server.next("disconnected", timeout: .seconds(5))
         await #expect(throws: GATTClientError.self) { _ = try await peer.read(hangs) }
         await central.close()
     }

@@ -25,12 +25,12 @@ import Transport
         static func start() async throws -> Session {
             let bench = try BumbleBench(controllers: 2)
             let server = try BumblePeer(bench: bench, controller: 0, address: PeerTests.serverAddress, arguments: [], script: "bumble_server.py")
-            _ = try server.next("ready")
+            _ = try await server.next("ready")
             let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
             let device = try #require(try await central.firstDevice(ScanFilter(services: [BluetoothUUID(0x180D)]), within: .seconds(5)))
             #expect(device.data.localName?.name == "Bumble HR")
             let peer = try await central.connect(device.address)
-            _ = try server.next("connected")
+            _ = try await server.next("connected")
             return Session(bench: bench, server: server, central: central, peer: peer)
         }
 
@@ -72,21 +72,21 @@ import Transport
 
         // A write request, then a long write (Prepare/Execute), each seen by the server.
         try await peer.write([0x01], to: controlPoint)
-        #expect(try s.server.next("written")["value"] as? String == "01")
+        #expect(try await s.server.next("written")["value"] as? String == "01")
         let written = (0..<400).map { UInt8(($0 * 7) % 251) }
         try await peer.write(written, to: long)
-        #expect(try s.server.next("written")["value"] as? String == Hex.encode(written))
+        #expect(try await s.server.next("written")["value"] as? String == Hex.encode(written))
         #expect(try await peer.read(long) == written)
 
         // Write Commands arrive, all and in order.
         for n in 0..<20 { try await peer.write([UInt8(n), 0xAA], to: command, type: .withoutResponse) }
         for n in 0..<20 {
-            #expect(try s.server.next("written")["value"] as? String == Hex.encode([UInt8(n), 0xAA]))
+            #expect(try await s.server.next("written")["value"] as? String == Hex.encode([UInt8(n), 0xAA]))
         }
 
         // A reliable write: two parts at offsets, echoes checked, executed together.
         try await peer.reliableWrite([.init(handle: long.valueHandle, value: [1, 2, 3]), .init(handle: long.valueHandle, value: [4, 5], offset: 3)])
-        #expect(try s.server.next("written")["value"] as? String == "0102030405")
+        #expect(try await s.server.next("written")["value"] as? String == "0102030405")
 
         // The server's refusals arrive as typed errors naming request and handle.
         await #expect(throws: GATTClientError.attributeError(.insufficientEncryption, handle: protected.valueHandle, request: .readRequest)) {
@@ -118,7 +118,7 @@ import Transport
 
         do {
             let heartRates = try await peer.notifications(of: measurement)
-            #expect(try s.server.next("subscribed") { $0["uuid"] as? String == "2A37" }["notify"] as? Bool == true)
+            #expect(try await s.server.next("subscribed") { $0["uuid"] as? String == "2A37" }["notify"] as? Bool == true)
             for bpm in [60, 61, 62] as [UInt8] { s.server.send("notify 00\(Hex.encode([bpm]))") }
             var received: [[UInt8]] = []
             for try await value in heartRates {
@@ -129,21 +129,21 @@ import Transport
             #expect(received == [[0, 60], [0, 61], [0, 62]])
         }
         // Dropping the stream unsubscribed.
-        #expect(try s.server.next("subscribed") { $0["uuid"] as? String == "2A37" }["notify"] as? Bool == false)
+        #expect(try await s.server.next("subscribed") { $0["uuid"] as? String == "2A37" }["notify"] as? Bool == false)
 
         let indications = try await peer.notifications(of: indicated)
-        #expect(try s.server.next("subscribed") { ($0["uuid"] as? String)?.hasPrefix("5A7E0004") == true }["indicate"] as? Bool == true)
+        #expect(try await s.server.next("subscribed") { ($0["uuid"] as? String)?.hasPrefix("5A7E0004") == true }["indicate"] as? Bool == true)
 
         s.server.send("indicate c0ffee")
         var indicationIterator = indications.makeAsyncIterator()
         let indication = try #require(try await indicationIterator.next())
         #expect(indication == GATTNotification(handle: indicated.valueHandle, value: [0xC0, 0xFF, 0xEE], isIndication: true))
         // Bumble only completes indicate_subscribers once our confirmation arrived.
-        _ = try s.server.next("indicated")
+        _ = try await s.server.next("indicated")
 
         // Service Changed: the new service's range is discovered and in the cache.
         s.server.send("add-service")
-        let added = try s.server.next("service-added")
+        let added = try await s.server.next("service-added")
         var changeIterator = changes.makeAsyncIterator()
         let change = try #require(await changeIterator.next())
         #expect(change.changedRange.lowerBound == UInt16(added["start"] as! Int))
@@ -215,8 +215,8 @@ import Transport
         defer { first.stop() }
         let second = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:0C", arguments: ["--name", "Bumble Two"], script: "bumble_server.py")
         defer { second.stop() }
-        _ = try first.next("ready")
-        _ = try second.next("ready")
+        _ = try await first.next("ready")
+        _ = try await second.next("ready")
         let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[2]))
         let one = try await central.connect(try #require(BluetoothAddress("C0:B0:00:00:00:0A", kind: .random)))
         let two = try await central.connect(try #require(BluetoothAddress("C0:B0:00:00:00:0C", kind: .random)))
@@ -232,11 +232,11 @@ import Transport
         #expect(valueOne.count == 300 && valueOne == valueTwo)
         // Ending one leaves the other up.
         try await one.disconnect()
-        _ = try first.next("disconnected")
+        _ = try await first.next("disconnected")
         await #expect(throws: GATTClientError.self) { _ = try await one.read(long) }
         #expect(try await two.read(long).count == 300)
         await central.close()
-        _ = try second.next("disconnected")
+        _ = try await second.next("disconnected")
     }
 }
 

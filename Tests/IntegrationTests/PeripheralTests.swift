@@ -50,18 +50,18 @@ import Transport
             "--read", "2A38", "--write", "2A39=01", "--subscribe", "2A37",
         ])
         defer { central.stop() }
-        _ = try central.next("connected")
-        #expect(try central.next("mtu")["mtu"] as? Int == 247)
-        let hr = try central.next("service") { $0["uuid"] as? String == "180D" }
+        _ = try await central.next("connected")
+        #expect(try await central.next("mtu")["mtu"] as? Int == 247)
+        let hr = try await central.next("service") { $0["uuid"] as? String == "180D" }
         #expect(hr["start"] as? Int != nil)
-        let measurementCharacteristic = try central.next("characteristic") { $0["uuid"] as? String == "2A37" }
+        let measurementCharacteristic = try await central.next("characteristic") { $0["uuid"] as? String == "2A37" }
         #expect(measurementCharacteristic["properties"] as? Int == 0x10)
         let descriptors = measurementCharacteristic["descriptors"] as? [[Any]] ?? []
         #expect(descriptors.contains { ($0.first as? String) == "2902" }, "no CCCD under 2A37: \(descriptors)")
-        #expect(try central.next("read")["value"] as? String == "01")
-        _ = try central.next("written")
+        #expect(try await central.next("read")["value"] as? String == "01")
+        _ = try await central.next("written")
         #expect(writes.values.withLock { $0 } == [[0x01]])
-        _ = try central.next("subscribed")
+        _ = try await central.next("subscribed")
 
         // Wait for the subscription, then send three measurements (uint8 BPM format).
         let subscribed = try await firstPeripheralEvent(events) { event -> Bool? in
@@ -73,11 +73,11 @@ import Transport
             #expect(peripheral.updateValue([0x00, bpm], for: measurement))
         }
         for bpm: UInt8 in [72, 75, 80] {
-            let notification = try central.next("notification")
+            let notification = try await central.next("notification")
             #expect(notification["value"] as? String == Hex.encode([0x00, bpm]))
         }
         central.send("disconnect")
-        _ = try central.next("disconnected")
+        _ = try await central.next("disconnected")
         await peripheral.close()
     }
 }

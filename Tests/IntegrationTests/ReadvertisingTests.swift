@@ -17,22 +17,22 @@ import Transport
     /// second central connects while the first stays, and after both leave one comes back.
     @Test func advertisingResumesAfterEachConnectionAndDisconnection() async throws {
         try await withAdvertisingPeripheral(.default) { peripheral, log, clients in
-            #expect(try clients.run(["op": "connect", "client": 0])["exception"] == nil)
+            #expect(try await clients.run(["op": "connect", "client": 0])["exception"] == nil)
             let a = try await log.connection(from: Self.addresses[0])
             try await log.wait(for: "advertising resumed after A connected", from: a.position) { $0.isAdvertisingResumed }
             #expect(peripheral.isAdvertising)
 
-            #expect(try clients.run(["op": "connect", "client": 1])["exception"] == nil)
+            #expect(try await clients.run(["op": "connect", "client": 1])["exception"] == nil)
             let b = try await log.connection(from: Self.addresses[1])
             #expect(a.handle != b.handle)
             try await log.wait(for: "advertising resumed after B connected", from: b.position) { $0.isAdvertisingResumed }
 
-            _ = try clients.run(["op": "disconnect", "client": 0])
-            _ = try clients.run(["op": "disconnect", "client": 1])
+            _ = try await clients.run(["op": "disconnect", "client": 0])
+            _ = try await clients.run(["op": "disconnect", "client": 1])
             let mark = log.count
-            #expect(try clients.run(["op": "connect", "client": 0])["exception"] == nil)
+            #expect(try await clients.run(["op": "connect", "client": 0])["exception"] == nil)
             _ = try await log.connection(from: Self.addresses[0], from: mark)
-            _ = try clients.run(["op": "disconnect", "client": 0])
+            _ = try await clients.run(["op": "disconnect", "client": 0])
         }
     }
 
@@ -40,30 +40,30 @@ import Transport
     /// when it leaves.
     @Test func oneCentralAtATimeResumesOnlyAfterTheDisconnection() async throws {
         try await withAdvertisingPeripheral(.upTo(connections: 1)) { peripheral, log, clients in
-            #expect(try clients.run(["op": "connect", "client": 0])["exception"] == nil)
+            #expect(try await clients.run(["op": "connect", "client": 0])["exception"] == nil)
             let a = try await log.connection(from: Self.addresses[0])
             // A round trip over the link, then a pause: time for a restart that must not come.
-            #expect(try clients.run(["op": "mtu", "value": 100, "client": 0])["mtu"] as? Int == 100)
+            #expect(try await clients.run(["op": "mtu", "value": 100, "client": 0])["mtu"] as? Int == 100)
             try await Task.sleep(for: .milliseconds(300))
             #expect(!log.events.dropFirst(a.position).contains { $0.isAdvertisingResumed == true })
             #expect(!peripheral.isAdvertising)
 
             let mark = log.count
-            _ = try clients.run(["op": "disconnect", "client": 0])
+            _ = try await clients.run(["op": "disconnect", "client": 0])
             try await log.wait(for: "advertising resumed after the disconnection", from: mark) { $0.isAdvertisingResumed }
             #expect(peripheral.isAdvertising)
-            #expect(try clients.run(["op": "connect", "client": 1])["exception"] == nil)
+            #expect(try await clients.run(["op": "connect", "client": 1])["exception"] == nil)
             _ = try await log.connection(from: Self.addresses[1], from: mark)
-            _ = try clients.run(["op": "disconnect", "client": 1])
+            _ = try await clients.run(["op": "disconnect", "client": 1])
         }
     }
 
     /// `.off`: after the central leaves, advertising stays stopped until asked again.
     @Test func offLeavesAdvertisingStopped() async throws {
         try await withAdvertisingPeripheral(.off) { peripheral, log, clients in
-            #expect(try clients.run(["op": "connect", "client": 0])["exception"] == nil)
+            #expect(try await clients.run(["op": "connect", "client": 0])["exception"] == nil)
             let a = try await log.connection(from: Self.addresses[0])
-            _ = try clients.run(["op": "disconnect", "client": 0])
+            _ = try await clients.run(["op": "disconnect", "client": 0])
             try await log.wait(for: "the disconnection", from: a.position) { event -> Bool? in
                 if case let .disconnected(handle, _) = event, handle == a.handle { return true }
                 return nil
@@ -96,7 +96,7 @@ import Transport
             let clients = try BumbleClient(bench: bench, controllers: [1, 2], addresses: Self.addresses,
                                            target: peripheral.info.randomAddress, connect: false)
             defer { clients.stop() }
-            _ = try clients.next("ready")
+            _ = try await clients.next("ready")
             try await body(peripheral, log, clients)
         } catch {
             await peripheral.close()
