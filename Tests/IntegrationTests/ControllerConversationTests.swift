@@ -69,6 +69,33 @@ import Transport
         #expect(transportError == .closed(bench.transports[0]))
     }
 
+    /// Two controllers on one `HostEventLoop` thread: the one whose process dies stops
+    /// with a transport error; the other goes on answering on the same thread.
+    @Test func aControllerVanishingStopsOnlyItsOwnHostOnASharedLoop() async throws {
+        let doomed = try BumbleBench(controllers: 1)
+        let survivor = try BumbleBench(controllers: 1)
+        defer { survivor.stop() }
+        let loop = HostEventLoop()
+        let first = try await Controller.open(try TransportSpecification(parsing: doomed.transports[0]), on: loop)
+        let second = try await Controller.open(try TransportSpecification(parsing: survivor.transports[0]), on: loop)
+        _ = try await first.send(ReadBDADDR())
+        _ = try await second.send(ReadBDADDR())
+        doomed.stop()
+        var lastError: HCIError?
+        for _ in 0..<50 {
+            do {
+                _ = try await first.send(ReadBDADDR(), timeout: .milliseconds(200))
+            } catch {
+                lastError = error
+                if case .transport = error { break }
+            }
+        }
+        #expect(lastError == .transport(.closed(doomed.transports[0])))
+        _ = try await second.send(ReadBDADDR())
+        await second.close()
+        await #expect(throws: HCIError.closed) { _ = try await second.send(ReadBDADDR()) }
+    }
+
     @Test func connectionRefusedIsATypedTransportError() async throws {
         let port = BumbleBench.freePorts(1)[0]
         await #expect(throws: HCIError.self) {
