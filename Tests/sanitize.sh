@@ -10,14 +10,12 @@
 # core, and instrumented code is slow. First the codec and other in-process suites,
 # all at once; then those that run hosts over the loopback link (HostFaultTests,
 # LoopbackControllerTests), whose waits have wall-clock deadlines: run with the first,
-# they lost whole seconds to the CPU-bound tests holding the pool. Last, one test at a
-# time, the two that start Bumble and the swift-att binary (IntegrationTests,
-# CommandLineTests): they block a pool thread while a subprocess or Bumble works, which
-# an instrumented swift-att makes seconds long; run with the rest, on two cores they
-# held the whole pool for minutes, so that tests already running timed out on waits
-# that never got a thread, and Bumble's controllers quit (--duration 300) under tests
-# still using them. --unit-only runs the first two passes; --filter REGEX narrows
-# every pass. Any sanitizer report fails the run: ASan aborts the test process at its
+# they lost whole seconds to the CPU-bound tests holding the pool. Last, the two that
+# start Bumble and the swift-att binary (IntegrationTests, CommandLineTests), whose
+# instrumented subprocesses are slow: apart, so that their waits are not starved by
+# the CPU-bound tests. (They await their subprocesses rather than block a pool thread;
+# when they blocked, this pass had to run one test at a time.) --unit-only runs the
+# first two passes; --filter REGEX narrows every pass. Any sanitizer report fails the run: ASan aborts the test process at its
 # first report (halt_on_error=1), TSan reports every race and goes on; the reports are
 # printed. Exits non-zero if any run failed.
 #
@@ -64,7 +62,6 @@ for sanitizer in "${sanitizers[@]}"; do
     started=$SECONDS
     status=0
     : >"$log"
-    # SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH is Swift Testing's (experimental) knob.
     passes=(in-process hosts)
     ((unit_only)) || passes+=(subprocesses)
     for pass in "${passes[@]}"; do
@@ -72,9 +69,7 @@ for sanitizer in "${sanitizers[@]}"; do
         case $pass in
             in-process) args=(--skip "^($host_suites|$subprocess_suites)") ;;
             hosts) args=(--skip "^(?!$host_suites)") ;;
-            subprocesses)
-                args=(--skip "^(?!$subprocess_suites)")
-                environment+=(SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1) ;;
+            subprocesses) args=(--skip "^(?!$subprocess_suites)") ;;
         esac
         echo "== $sanitizer: swift test ${filter[*]} ${args[*]}"
         set +e
