@@ -162,10 +162,11 @@ extension GATTServer {
         let stored = setValue(value, at: entry.valueHandle) ? self.value(at: entry.valueHandle) : nil
         let value = (stored ?? value).prefix(ATTLimits.maximumAttributeValueLength)
         for id in connectionOrder where only == nil || only == id {
-            guard let s = connections[id], let configuration = s.subscriptions[entry.valueHandle] else { continue }
-            if s.usesRobustCaching && !s.changeAware { continue }
-            if let readAccess, readAccess.error(security: s.security, authorized: s.authorized) != nil { continue }
-            let part = value.prefix(s.mtu - 3)
+            // Read in place: a `ConnectionState` copied out of the dictionary would retain
+            // its arrays and dictionaries, for each subscriber of each value.
+            guard let slot = connections.index(forKey: id),
+                  let (configuration, mtu) = connections.values[slot].push(entry.valueHandle, readAccess: readAccess) else { continue }
+            let part = value.prefix(mtu - 3)
             if configuration.contains(.notification) {
                 deliver(id, .handleValueNotification(HandleValueNotification(handle: entry.valueHandle, value: part)))
             } else {

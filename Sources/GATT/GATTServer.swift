@@ -58,6 +58,15 @@ public final class GATTServer {
         /// The client set the Robust Caching bit (Part G §7.2, Table 7.6, bit 0).
         var usesRobustCaching: Bool { (clientFeatures.first ?? 0) & 0x01 != 0 }
 
+        /// How a value of `valueHandle` goes to this client, with its ATT_MTU: nil when it
+        /// did not subscribe, is change-unaware under Robust Caching, or may not read it.
+        func push(_ valueHandle: UInt16, readAccess: AttributePermissions.Access?) -> (GATTClientConfiguration, mtu: Int)? {
+            guard let configuration = subscriptions[valueHandle] else { return nil }
+            if usesRobustCaching && !changeAware { return nil }
+            if let readAccess, readAccess.error(security: security, authorized: authorized) != nil { return nil }
+            return (configuration, mtu)
+        }
+
         mutating func becomeChangeAware() {
             changeAware = true
             outOfSyncSent = false

@@ -26,6 +26,9 @@ final class ControllerCore {
     private var outgoingACL: [HCIPacket] = []
     /// The bearer's actions for one received ATT PDU, kept between frames likewise.
     private var receivedActions: [ATTBearer.Action] = []
+    /// When the batch being read arrived: the clock is read once per batch, not per
+    /// frame (the bearer times the requests it sends in answer from it).
+    private var receivedAt = ContinuousClock.now
     var recombiner = L2CAPRecombiner()
     /// `Controller.events()`: every event but Command Complete and Command Status.
     var eventListeners = ListenerSet<HCIEvent>()
@@ -164,6 +167,7 @@ final class ControllerCore {
 
     func readTransport() {
         defer { flushNotificationWakes() }
+        receivedAt = .now
         do throws(TransportError) {
             try transport.receive { packet in handle(packet) }
         } catch {
@@ -254,7 +258,7 @@ final class ControllerCore {
             // A buffer kept between frames (taken, so that a nested use gets its own).
             var actions = receivedActions
             receivedActions = []
-            link.bearer.receive(frame.payload, now: .now, into: &actions)
+            link.bearer.receive(frame.payload, now: receivedAt, into: &actions)
             perform(actions, on: link)
             actions.removeAll(keepingCapacity: true)
             receivedActions = actions

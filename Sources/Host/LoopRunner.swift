@@ -141,7 +141,11 @@ final class LoopRunner: Sendable {
             }
             if fds[0].revents != 0 { wake.drain() }
             state.withLock { s in swap(&s.items, &ready) }
-            for item in ready {
+            // Taken from the end of the reversed batch: each item moves out of the
+            // array, where a for-in would copy it (retaining what it holds) and the
+            // array would release it again.
+            ready.reverse()
+            while let item = ready.popLast() {
                 switch item {
                 case let .host(slot, work):
                     guard slot < cores.count, let core = cores[slot] else {
@@ -166,7 +170,6 @@ final class LoopRunner: Sendable {
                     job.runSynchronously(on: executor)
                 }
             }
-            ready.removeAll(keepingCapacity: true)
             for (index, slot) in active.enumerated() where fds[index + 1].revents != 0 {
                 let core = cores[slot]!
                 if core.isRunning { core.readTransport() }
