@@ -131,7 +131,15 @@ final class LoopRunner: Sendable {
         var hadHost = false
         while true {
             let pending = state.withLock { !$0.items.isEmpty }
-            let n = poll(&fds, nfds_t(fds.count), pending ? 0 : Self.timeout(active.map { cores[$0]!.nextDeadline }))
+            // The earliest deadline of any host, found without allocating (every turn).
+            var earliest: ContinuousClock.Instant?
+            if !pending {
+                for slot in active {
+                    guard let deadline = cores[slot]!.nextDeadline else { continue }
+                    if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+                }
+            }
+            let n = poll(&fds, nfds_t(fds.count), pending ? 0 : Self.timeout(until: earliest))
             if n < 0 && errno != EINTR {
                 let error = Errno.current
                 for slot in active {
@@ -233,12 +241,10 @@ final class LoopRunner: Sendable {
         }
     }
 
-    /// `poll`'s timeout for the earliest of `deadlines`: -1 (none), 0 (past), else
-    /// milliseconds rounded up.
-    static func timeout(_ deadlines: [ContinuousClock.Instant?]) -> Int32 {
-        var earliest: ContinuousClock.Instant?
-        for case let deadline? in deadlines where earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
-        guard let earliest else { return -1 }
+    /// `poll`'s timeout until `deadline`: -1 (none), 0 (past), else milliseconds
+    /// rounded up.
+    static func timeout(until deadline: ContinuousClock.Instant?) -> Int32 {
+        guard let earliest = deadline else { return -1 }
         let remaining = earliest - .now
         return remaining <= .zero ? 0 : milliseconds(remaining)
     }
