@@ -55,17 +55,13 @@ final class HostLoop: Sendable {
     /// (on the caller's thread) with the reason it stopped. False when it was refused.
     @discardableResult
     func submit(_ job: @escaping Job, refuse: @escaping Refusal) -> Bool {
-        guard let stopReason = eventLoop.runner.enqueue(.job(run: job, refuse: refuse), forHost: slot) else { return true }
-        refuse(stopReason)
-        return false
+        eventLoop.runner.enqueue(.job(run: job, refuse: refuse), forHost: slot)
     }
 
     /// Queues a value `gate` admitted, for `ControllerCore.applyUpdate` in call order
     /// with every job. Once the host has stopped, gives the gate its slot back and
     /// returns false.
     func submitUpdate(_ value: [UInt8], for characteristic: GATTCharacteristic, gate: UpdateGate) -> Bool {
-        guard eventLoop.runner.enqueue(.update(value, characteristic, gate), forHost: slot) != nil else { return true }
-        _ = gate.settle(applied: 1, congested: false)
-        return false
+        eventLoop.runner.enqueue(.update(value, characteristic, gate), forHost: slot)
     }
 }

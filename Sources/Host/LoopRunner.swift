@@ -90,9 +90,12 @@ final class LoopRunner: Sendable {
         if let reason = append(.open(slot: slot, open, refuse: refuse), slot: nil) { refuse(reason) }
     }
 
-    /// Nil when queued, else why the host (or the loop) stopped.
-    func enqueue(_ work: Work, forHost slot: Int) -> HCIError? {
-        append(.host(slot: slot, work), slot: slot)
+    /// Queues `work` for the host in `slot`; once that host (or the loop) has stopped,
+    /// refuses it instead, on the caller's thread, with the reason. False when refused.
+    func enqueue(_ work: Work, forHost slot: Int) -> Bool {
+        guard let reason = append(.host(slot: slot, work), slot: slot) else { return true }
+        work.refuse(reason)
+        return false
     }
 
     func enqueue(job: UnownedJob) {

@@ -52,7 +52,13 @@ import Transport
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
         _ = try await controller.send(ReadBDADDR())
         bench.stop()
-        // The loop notices EOF on its own; a command after that fails with the reason.
+        #expect(await Self.failureOnceGone(controller) == .transport(.closed(bench.transports[0])))
+    }
+
+    /// The error a command fails with once the loop has noticed, on its own, that the
+    /// controller's process is gone: commands until one fails with a transport error
+    /// (50 at most, 200 ms each), and the last error.
+    static func failureOnceGone(_ controller: Controller) async -> HCIError? {
         var lastError: HCIError?
         for _ in 0..<50 {
             do {
@@ -62,11 +68,7 @@ import Transport
                 if case .transport = error { break }
             }
         }
-        guard case let .transport(transportError) = lastError else {
-            Issue.record("expected a transport error, got \(String(describing: lastError))")
-            return
-        }
-        #expect(transportError == .closed(bench.transports[0]))
+        return lastError
     }
 
     /// Two controllers on one `HostEventLoop` thread: the one whose process dies stops
@@ -81,16 +83,7 @@ import Transport
         _ = try await first.send(ReadBDADDR())
         _ = try await second.send(ReadBDADDR())
         doomed.stop()
-        var lastError: HCIError?
-        for _ in 0..<50 {
-            do {
-                _ = try await first.send(ReadBDADDR(), timeout: .milliseconds(200))
-            } catch {
-                lastError = error
-                if case .transport = error { break }
-            }
-        }
-        #expect(lastError == .transport(.closed(doomed.transports[0])))
+        #expect(await Self.failureOnceGone(first) == .transport(.closed(doomed.transports[0])))
         _ = try await second.send(ReadBDADDR())
         await second.close()
         await #expect(throws: HCIError.closed) { _ = try await second.send(ReadBDADDR()) }
