@@ -12,6 +12,14 @@ enum CPUClock {
         func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return s(usage.ru_utime) + s(usage.ru_stime)
     }
+
+    /// The CPU time the calling thread has used, to the nanosecond: on a host's loop
+    /// thread, what that host cost, whatever the rest of the process did meanwhile.
+    static func threadSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
 }
 
 /// One measured run: how many notifications (or packets) arrived, the wall time and
@@ -20,6 +28,9 @@ struct Sample: Sendable {
     var delivered: Int
     var wallSeconds: Double
     var cpuSeconds: Double
+    /// With a loop per host: the CPU time of the sending host's thread, and of all the
+    /// receiving hosts' threads together.
+    var hostCPUSeconds: (sender: Double, receivers: Double)?
 
     var perSecond: Double { Double(delivered) / wallSeconds }
     /// Delivered per second of CPU time: the rate one fully used core would reach.

@@ -19,18 +19,24 @@ final class NotificationBench: Sendable {
     let stream: GATTCharacteristic
     let subscriptions: [GATTNotificationStream]
     let valueLength: Int
-    /// Every host and the benchmark's own tasks run on this one thread; nil: each host
-    /// has its own loop thread and the tasks run on Swift's global executor.
-    let eventLoop: HostEventLoop?
+    /// The loop the peripheral and the sending task run on, and each central's, where
+    /// the task draining its stream runs (nil: the host's own thread; the task on
+    /// Swift's global executor).
+    let senderLoop: HostEventLoop?
+    let receiverLoops: [HostEventLoop?]
+    let layout: LoopLayout
 
     private init(peripheral: Peripheral, centrals: [Central], stream: GATTCharacteristic,
-                 subscriptions: [GATTNotificationStream], valueLength: Int, eventLoop: HostEventLoop?) {
+                 subscriptions: [GATTNotificationStream], valueLength: Int, layout: LoopLayout,
+                 loops: (sender: HostEventLoop?, receivers: [HostEventLoop?])) {
         self.peripheral = peripheral
         self.centrals = centrals
         self.stream = stream
         self.subscriptions = subscriptions
         self.valueLength = valueLength
-        self.eventLoop = eventLoop
+        self.layout = layout
+        self.senderLoop = loops.sender
+        self.receiverLoops = loops.receivers
     }
 
     enum SetupError: Error, CustomStringConvertible {
@@ -42,15 +48,16 @@ final class NotificationBench: Sendable {
 
     /// Starts the peripheral on `peripheralTransport` and one central per entry of
     /// `centralTransports`; each central scans, connects (ATT_MTU 517), discovers and
-    /// subscribes. With `eventLoop`, every host runs on it.
+    /// subscribes. `layout` says which threads the hosts and tasks run on.
     static func start(peripheral peripheralTransport: TransportSpecification, centrals centralTransports: [TransportSpecification],
-                      valueLength: Int, on eventLoop: HostEventLoop? = nil) async throws -> NotificationBench {
+                      valueLength: Int, layout: LoopLayout = .own) async throws -> NotificationBench {
+        let loops = layout.loops(receivers: centralTransports.count)
         let stream = GATTCharacteristic(uuid: streamUUID, properties: [.notify])
         let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [stream])],
                                         genericAccess: GATTGenericAccess(deviceName: "bench", appearance: 0))
         let peripheral = try await Peripheral.start(transport: peripheralTransport, database: database,
                                                     readvertising: .upTo(connections: centralTransports.count),
-                                                    on: eventLoop)
+                                                    on: loops.sender)
         var advertisement = AdvertisingDataBuilder()
         try advertisement.append(.flags(.leGeneralDiscoverableLEOnly))
         try advertisement.append(.serviceUUIDs(ServiceUUIDList([service])))
@@ -58,8 +65,8 @@ final class NotificationBench: Sendable {
 
         var centrals: [Central] = []
         var subscriptions: [GATTNotificationStream] = []
-        for transport in centralTransports {
-            let central = try await Central.start(transport: transport, on: eventLoop)
+        for (transport, loop) in zip(centralTransports, loops.receivers) {
+            let central = try await Central.start(transport: transport, on: loop)
             centrals.append(central)
             var found: DiscoveredDevice?
             for try await device in central.scan(services: [service]) {
@@ -74,48 +81,71 @@ final class NotificationBench: Sendable {
             subscriptions.append(try await peer.notifications(of: characteristic))
         }
         return NotificationBench(peripheral: peripheral, centrals: centrals, stream: stream,
-                                 subscriptions: subscriptions, valueLength: valueLength, eventLoop: eventLoop)
+                                 subscriptions: subscriptions, valueLength: valueLength, layout: layout, loops: loops)
     }
 
-    /// Counts what the centrals received, and wakes the sender at a target.
+    /// Counts what the centrals received, and wakes the sender at a target. Counting
+    /// is one atomic add: the lock is taken only once the target is reached.
     final class Progress: Sendable {
+        // Sequentially consistent: a count added while `wait` sets its target is seen
+        // by one side or the other (either `add` sees the target, or `wait`'s second
+        // look sees the count).
         let received = Atomic<Int>(0)
-        private let waiter = Mutex<(target: Int, continuation: CheckedContinuation<Void, Never>)?>(nil)
+        private let target = Atomic<Int>(.max)
+        private let waiter = Mutex<CheckedContinuation<Void, Never>?>(nil)
 
         func add() {
-            let now = received.add(1, ordering: .relaxed).newValue
+            let now = received.add(1, ordering: .sequentiallyConsistent).newValue
+            if now >= target.load(ordering: .sequentiallyConsistent) { wakeIfReached() }
+        }
+
+        private func wakeIfReached() {
             let ready = waiter.withLock { w -> CheckedContinuation<Void, Never>? in
-                guard let current = w, now >= current.target else { return nil }
-                w = nil
-                return current.continuation
+                guard w != nil, received.load(ordering: .sequentiallyConsistent) >= target.load(ordering: .sequentiallyConsistent) else { return nil }
+                target.store(.max, ordering: .sequentiallyConsistent)
+                defer { w = nil }
+                return w
             }
             ready?.resume()
         }
 
-        func wait(for target: Int) async {
+        func wait(for count: Int) async {
             await withCheckedContinuation { continuation in
-                let now = waiter.withLock { w -> Bool in
-                    if received.load(ordering: .relaxed) >= target { return true }
-                    w = (target, continuation)
-                    return false
+                waiter.withLock { w in
+                    w = continuation
+                    target.store(count, ordering: .sequentiallyConsistent)
                 }
-                if now { continuation.resume() }
+                // A value counted before the target was set saw none: look again.
+                wakeIfReached()
             }
         }
     }
 
     /// Notifies `warmup` values to every central and waits for them, then measures
     /// `count` more: wall and process CPU time from the first `updateValue` to the last
-    /// value received. One run per bench (each subscription stream is consumed once).
+    /// value received (and, with a loop per host, each host's thread's). One run per
+    /// bench (each subscription stream is consumed once).
     func run(warmup: Int, count: Int) async -> Sample {
-        await withTaskExecutorPreference(eventLoop) { await measure(warmup: warmup, count: count) }
+        await withTaskExecutorPreference(senderLoop) { await measure(warmup: warmup, count: count) }
+    }
+
+    /// The CPU time of each host's loop thread so far, read by a task on it; nil unless
+    /// every host has a `HostEventLoop` of its own.
+    private func hostThreadSeconds() async -> (sender: Double, receivers: Double)? {
+        guard layout == .perHost, let senderLoop else { return nil }
+        let sender = await Task(executorPreference: senderLoop) { CPUClock.threadSeconds() }.value
+        var receivers = 0.0
+        for loop in receiverLoops {
+            receivers += await Task(executorPreference: loop) { CPUClock.threadSeconds() }.value
+        }
+        return (sender, receivers)
     }
 
     private func measure(warmup: Int, count: Int) async -> Sample {
         let progress = Progress()
         let perCentral = warmup + count
-        let receivers = subscriptions.map { subscription in
-            Task(executorPreference: eventLoop) {
+        let receivers = zip(subscriptions, receiverLoops).map { subscription, loop in
+            Task(executorPreference: loop) {
                 var n = 0
                 do {
                     for try await _ in subscription {
@@ -140,6 +170,7 @@ final class NotificationBench: Sendable {
         }
         await send(warmup)
         await progress.wait(for: warmup * subscriptions.count)
+        let hostsBefore = await hostThreadSeconds()
         let clock = ContinuousClock()
         let start = clock.now
         let cpuStart = CPUClock.seconds()
@@ -147,8 +178,13 @@ final class NotificationBench: Sendable {
         await progress.wait(for: perCentral * subscriptions.count)
         let wall = (clock.now - start).seconds
         let cpu = CPUClock.seconds() - cpuStart
+        let hostsAfter = await hostThreadSeconds()
         for receiver in receivers { await receiver.value }
-        return Sample(delivered: count * subscriptions.count, wallSeconds: wall, cpuSeconds: cpu)
+        var sample = Sample(delivered: count * subscriptions.count, wallSeconds: wall, cpuSeconds: cpu)
+        if let hostsBefore, let hostsAfter {
+            sample.hostCPUSeconds = (hostsAfter.sender - hostsBefore.sender, hostsAfter.receivers - hostsBefore.receivers)
+        }
+        return sample
     }
 
     func stop() async {

@@ -28,22 +28,22 @@ let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { i in
 let bufferCount = CommandLine.arguments.firstIndex(of: "--buffers").flatMap { i in
     CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
 } ?? 64
-// Each case runs twice: every host on a loop thread of its own, the benchmark's tasks on
-// Swift's global executor (the default), and everything on one `HostEventLoop` thread (as
-// Bumble runs everything on one asyncio loop). `--own-loops` or `--shared-loop` runs one.
-let loopModes = CommandLine.arguments.contains("--shared-loop") ? [true]
-    : CommandLine.arguments.contains("--own-loops") ? [false] : [false, true]
+// Each case runs in every `LoopLayout`; `--own-loops`, `--shared-loop` or `--per-host`
+// runs one.
+let layouts: [LoopLayout] = CommandLine.arguments.contains("--shared-loop") ? [.shared]
+    : CommandLine.arguments.contains("--own-loops") ? [.own]
+    : CommandLine.arguments.contains("--per-host") ? [.perHost] : LoopLayout.allCases
 let cases = allCases.filter { c in only.map { $0 == "\(c.valueLength)/\(c.connections)" } ?? true }
 
 /// swift-att over the loopback link: the median of `runs` runs of `count` values.
-func loopback(_ c: Case, count: Int, sharedLoop: Bool) async throws -> Sample {
+func loopback(_ c: Case, count: Int, layout: LoopLayout) async throws -> Sample {
     var samples: [Sample] = []
     for _ in 0..<runs {
         let link = LoopbackLink(aclBufferLength: 251, aclBufferCount: bufferCount)
         let bench = try await NotificationBench.start(
             peripheral: link.addController().specification,
             centrals: (0..<c.connections).map { _ in link.addController().specification },
-            valueLength: c.valueLength, on: sharedLoop ? HostEventLoop() : nil)
+            valueLength: c.valueLength, layout: layout)
         samples.append(await bench.run(warmup: count / 10, count: count))
         await bench.stop()
         precondition(link.statistics.bufferOverflows == 0, "a host overran the loopback controller's buffers")
@@ -53,21 +53,40 @@ func loopback(_ c: Case, count: Int, sharedLoop: Bool) async throws -> Sample {
 
 print("Host throughput: notifications from one swift-att peripheral to N swift-att centrals over the")
 print("in-process loopback controllers (LE ACL 251 B × \(bufferCount) buffers, ATT_MTU 517), median of \(runs) run(s);")
-print("loops: \"own\" = a loop thread per host, tasks on the global executor; \"shared\" = one HostEventLoop for all")
+print("loops: \"own\" = a loop thread per host, tasks on the global executor; \"shared\" = one HostEventLoop for all;")
+print("\"per-host\" = a HostEventLoop per host, each with the task that feeds or drains it")
 print()
-func loopName(_ shared: Bool) -> String { shared ? "shared" : "own" }
-var swiftSamples: [(Case, shared: Bool, Sample)] = []
+var swiftSamples: [(Case, LoopLayout, Sample)] = []
 var table = Table(["value B", "links", "loops", "notifications", "wall s", "notif/s", "CPU µs/notif", "notif/CPU-s"])
-for shared in loopModes {
+for layout in layouts {
     for c in cases {
         let count = (quick ? 4_000 : 40_000) / c.connections
-        let s = try await loopback(c, count: count, sharedLoop: shared)
-        swiftSamples.append((c, shared, s))
-        table.add([String(c.valueLength), String(c.connections), loopName(shared), String(s.delivered), format(s.wallSeconds, decimals: 3),
+        let s = try await loopback(c, count: count, layout: layout)
+        swiftSamples.append((c, layout, s))
+        table.add([String(c.valueLength), String(c.connections), layout.rawValue, String(s.delivered), format(s.wallSeconds, decimals: 3),
                    formatRate(s.perSecond), format(s.cpuMicrosecondsEach, decimals: 2), formatRate(s.perCPUSecond)])
     }
 }
 print(table.render())
+
+// One host at a time: with a loop per host, each thread's CPU time is one host's cost.
+let perHost = swiftSamples.compactMap { c, _, s in s.hostCPUSeconds.map { (c, s, $0) } }
+if !perHost.isEmpty {
+    print()
+    print("Each host on its own (per-host loops): the CPU time of the sending host's thread, and of the receiving")
+    print("hosts' threads together, per notification: everything one host does, from the application's updateValue")
+    print("to HCI, or from HCI to the application's stream, with its share of the loopback controller and the")
+    print("wake-ups between threads; \"rest\" is the process's other CPU time (the benchmark's main task)")
+    print()
+    var hosts = Table(["value B", "links", "sender µs/notif", "sender notif/CPU-s", "receiver µs/notif", "receiver notif/CPU-s", "rest µs/notif"])
+    for (c, s, h) in perHost {
+        let n = Double(s.delivered)
+        hosts.add([String(c.valueLength), String(c.connections), format(h.sender * 1e6 / n, decimals: 2), formatRate(n / h.sender),
+                   format(h.receivers * 1e6 / n, decimals: 2), formatRate(n / h.receivers),
+                   format((s.cpuSeconds - h.sender - h.receivers) * 1e6 / n, decimals: 2)])
+    }
+    print(hosts.render())
+}
 
 // Bumble's host doing the same work, in the same run.
 print()
@@ -81,9 +100,9 @@ if !withBumble || !BumbleHostFigures.available {
     print()
     var versus = Table(["value B", "links", "loops", "swift-att notif/CPU-s", "Bumble notif/CPU-s", "ratio per core",
                         "swift-att notif/s", "Bumble notif/s", "ratio wall"])
-    for (c, shared, s) in swiftSamples {
+    for (c, layout, s) in swiftSamples {
         guard let b = bumble["\(c.valueLength)/\(c.connections)"] else { continue }
-        versus.add([String(c.valueLength), String(c.connections), loopName(shared), formatRate(s.perCPUSecond), formatRate(b.perCPUSecond),
+        versus.add([String(c.valueLength), String(c.connections), layout.rawValue, formatRate(s.perCPUSecond), formatRate(b.perCPUSecond),
                     format(s.perCPUSecond / b.perCPUSecond) + "×", formatRate(s.perSecond), formatRate(b.perSecond),
                     format(s.perSecond / b.perSecond) + "×"])
     }

@@ -19,6 +19,16 @@ extension ATTBearer {
         }
     }
 
+    /// The Handle Value Notification `pdu` is, when the bearer is open and it is well
+    /// formed: what `receive` would hand up as its one `.notification` action, without
+    /// building the action list. Nil for anything else (including a malformed
+    /// notification), which `receive` then handles. A host receiving a stream of
+    /// notifications asks this first.
+    public func notification(in pdu: ArraySlice<UInt8>) -> HandleValueNotification? {
+        guard case .open = lifecycle, pdu.first == ATTOpcode.handleValueNotification.rawValue else { return nil }
+        return try? HandleValueNotification(parsing: pdu)
+    }
+
     /// Handles one PDU and returns what to do.
     public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []

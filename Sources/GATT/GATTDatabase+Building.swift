@@ -126,6 +126,12 @@ struct GATTDatabaseBuilder {
             permissions: .readable, groupEnd: pc.endHandle, storage: .constant(declaration)))
 
         let (storage, permissions) = try valueStorage(c.value, permissions: c.permissions, uuid: c.uuid)
+        let storedValue: GATTDatabase.StoredValue?
+        if case let .stored(slot, length, _) = storage {
+            storedValue = GATTDatabase.StoredValue(slot: slot, length: length)
+        } else {
+            storedValue = nil
+        }
         attributes.append(Attribute(
             handle: valueHandle, type: type, role: .characteristicValue,
             permissions: permissions, groupEnd: valueHandle, storage: storage))
@@ -177,7 +183,8 @@ struct GATTDatabaseBuilder {
 
         characteristics[ObjectIdentifier(c)] = GATTDatabase.CharacteristicEntry(
             characteristic: c, declarationHandle: pc.declarationHandle, endHandle: pc.endHandle,
-            clientConfigurationHandle: configurationHandle, allowedConfiguration: allowed)
+            clientConfigurationHandle: configurationHandle, allowedConfiguration: allowed,
+            readAccess: permissions.read, storedValue: storedValue)
     }
 
     /// The storage for a value, and the permissions it can honour (no reads without a

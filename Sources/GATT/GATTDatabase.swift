@@ -35,7 +35,19 @@ public struct GATTDatabase: Sendable {
         let clientConfigurationHandle: UInt16?
         /// Which Client Characteristic Configuration bits its properties allow.
         let allowedConfiguration: GATTClientConfiguration
+        /// What reading the value needs (nil: it cannot be read), and where the server
+        /// keeps it (nil: the application computes it): what every notification asks,
+        /// kept here so that pushing one reads no `Attribute` (copying one retains its
+        /// handlers).
+        let readAccess: AttributePermissions.Access?
+        let storedValue: StoredValue?
         var valueHandle: UInt16 { declarationHandle + 1 }
+    }
+
+    /// A value the server keeps: its slot in the value table and its length rule.
+    struct StoredValue: Sendable {
+        let slot: Int
+        let length: GATTValue.Length
     }
 
     /// For each handle up to the last, the attribute's index, or -1 for an unused handle.

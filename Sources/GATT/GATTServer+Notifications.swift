@@ -51,13 +51,19 @@ extension GATTServer {
     public func setValue(_ value: [UInt8], at handle: UInt16) -> Bool {
         guard let index = database.index(of: handle),
               case let .stored(slot, length, _) = database.attributes[index].storage else { return false }
-        switch length {
-        case let .fixed(n):
-            values[slot].replaceSubrange(0..<min(n, value.count), with: value.prefix(n))
-        case let .variable(maximum):
-            values[slot] = Array(value.prefix(maximum))
-        }
+        store(value, in: GATTDatabase.StoredValue(slot: slot, length: length))
         return true
+    }
+
+    /// Keeps `value` in its slot: cut to the maximum, or over the start of a
+    /// fixed-length one.
+    func store(_ value: [UInt8], in stored: GATTDatabase.StoredValue) {
+        switch stored.length {
+        case let .fixed(n):
+            values[stored.slot].replaceSubrange(0..<min(n, value.count), with: value.prefix(n))
+        case let .variable(maximum):
+            values[stored.slot] = value.count <= maximum ? value : Array(value.prefix(maximum))
+        }
     }
 
     /// The value the server holds for `characteristic`; `nil` for dynamic values.
@@ -155,18 +161,22 @@ extension GATTServer {
 
     func push(_ entry: GATTDatabase.CharacteristicEntry, value: [UInt8], only: ConnectionID?,
               _ deliver: (ConnectionID, ATTPDU) -> Void) {
-        guard let index = database.index(of: entry.valueHandle) else { return }
-        let readAccess = database.attributes[index].permissions.read
+        let readAccess = entry.readAccess
         // A value the server holds is pushed as stored (a fixed-length one keeps its
         // other octets); a dynamic one as given.
-        let stored = setValue(value, at: entry.valueHandle) ? self.value(at: entry.valueHandle) : nil
-        let value = (stored ?? value).prefix(ATTLimits.maximumAttributeValueLength)
+        let pushed: ArraySlice<UInt8>
+        if let stored = entry.storedValue {
+            store(value, in: stored)
+            pushed = values[stored.slot].prefix(ATTLimits.maximumAttributeValueLength)
+        } else {
+            pushed = value.prefix(ATTLimits.maximumAttributeValueLength)
+        }
         for id in connectionOrder where only == nil || only == id {
             // Read in place: a `ConnectionState` copied out of the dictionary would retain
             // its arrays and dictionaries, for each subscriber of each value.
             guard let slot = connections.index(forKey: id),
                   let (configuration, mtu) = connections.values[slot].push(entry.valueHandle, readAccess: readAccess) else { continue }
-            let part = value.prefix(mtu - 3)
+            let part = pushed.prefix(mtu - 3)
             if configuration.contains(.notification) {
                 deliver(id, .handleValueNotification(HandleValueNotification(handle: entry.valueHandle, value: part)))
             } else {

@@ -12,14 +12,12 @@ extension ControllerCore {
     /// capacity, and indications are held back early enough (`isCrowded`) that the
     /// bearer's queue never refuses one.
     func applyUpdate(_ value: [UInt8], for characteristic: GATTCharacteristic) {
-        guard let server = gattServer else { return settleUpdates(applied: 1, congested: false) }
-        var crowded = false
+        updatesApplied += 1
+        guard let server = gattServer else { return }
         server.update(characteristic, value: value) { id, pdu in
             guard let link = links[id.rawValue] else { return }
             push(pdu, on: link)
-            crowded = crowded || isCrowded(link)
         }
-        settleUpdates(applied: 1, congested: crowded)
     }
 
     /// Tells the gate how things stand after buffers or indication slots were freed:
@@ -29,8 +27,12 @@ extension ControllerCore {
         settleUpdates(applied: 0, congested: links.values.contains(where: isCrowded))
     }
 
-    /// A value the gate admitted will never be applied (the loop stopped first).
+    /// Gives the gate back the slots of the values applied since it last heard, and of
+    /// `applied` more that will never be applied (the loop stopped first), and tells it
+    /// whether the links are congested.
     func settleUpdates(applied: Int, congested: Bool) {
+        let applied = applied + updatesApplied
+        updatesApplied = 0
         if updateGate?.settle(applied: applied, congested: congested) == true { emit(.readyToUpdate) }
     }
 
@@ -39,6 +41,6 @@ extension ControllerCore {
     func isCrowded(_ link: AttributeLink) -> Bool {
         if (acl?.queuedCount(on: link.handle) ?? 0) >= transmitQueueLimit { return true }
         let headroom = updateGate?.capacity ?? 0
-        return link.bearer.queuedIndications + headroom >= link.bearer.queueLimit
+        return link.withBearer { $0.queuedIndications + headroom >= $0.queueLimit }
     }
 }

@@ -25,15 +25,20 @@
 public final class HostEventLoop: TaskExecutor, Sendable {
     let runner: LoopRunner
 
-    /// Starts the thread.
-    public convenience init() {
-        self.init(endsWithItsHosts: false)
+    /// The name a host's own loop thread has.
+    static let hostThreadName = "swift-att host"
+
+    /// Starts the thread, called `name` where `top -H`, `ps -L`, `gdb` and
+    /// `/proc/<pid>/task/*/comm` show threads (the kernel keeps its first 15 bytes): a
+    /// program with a loop per dongle can tell them apart.
+    public convenience init(name: String = "swift-att loop") {
+        self.init(endsWithItsHosts: false, name: name)
     }
 
     /// `endsWithItsHosts`: a host's own loop, whose thread ends when its host stops.
-    init(endsWithItsHosts: Bool) {
+    init(endsWithItsHosts: Bool, name: String = hostThreadName) {
         runner = LoopRunner(endsWithItsHosts: endsWithItsHosts)
-        runner.start(executor: UnownedTaskExecutor(ordinary: self))
+        runner.start(executor: UnownedTaskExecutor(ordinary: self), name: name)
     }
 
     deinit {

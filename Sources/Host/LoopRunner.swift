@@ -41,8 +41,8 @@ final class LoopRunner: Sendable {
         case task(UnownedJob)
     }
 
-    private struct State {
-        var items: [Item] = []
+    private struct State: ~Copyable {
+        var items = MoveQueue<Item>()
         /// Why each host stopped, by slot; nil while it runs or opens.
         var stopReasons: [HCIError?] = []
         /// The `HostEventLoop` was released: end once no host is left.
@@ -64,9 +64,9 @@ final class LoopRunner: Sendable {
         self.endsWithItsHosts = endsWithItsHosts
     }
 
-    func start(executor: UnownedTaskExecutor) {
+    func start(executor: UnownedTaskExecutor, name: String) {
         state.withLock { $0.executor = executor }
-        LoopThread.start { [self] in run(executor: executor) }
+        LoopThread.start(name: name) { [self] in run(executor: executor) }
     }
 
     /// The handle is gone: no task can prefer the loop any more.
@@ -92,7 +92,7 @@ final class LoopRunner: Sendable {
 
     /// Queues `work` for the host in `slot`; once that host (or the loop) has stopped,
     /// refuses it instead, on the caller's thread, with the reason. False when refused.
-    func enqueue(_ work: Work, forHost slot: Int) -> Bool {
+    func enqueue(_ work: consuming Work, forHost slot: Int) -> Bool {
         guard let reason = append(.host(slot: slot, work), slot: slot) else { return true }
         work.refuse(reason)
         return false
@@ -109,11 +109,14 @@ final class LoopRunner: Sendable {
     /// pipe before it takes the queue, and takes all of it, so an item added to a queue
     /// that was not empty is already bound to run. A burst of calls (`updateValue` in a
     /// loop) costs one system call, not one each, and none from the loop's own thread.
-    private func append(_ item: Item, slot: Int?) -> HCIError? {
+    private func append(_ item: consuming Item, slot: Int?) -> HCIError? {
+        // Moved into the queue, not copied (`MoveQueue`): the lock's closure takes it
+        // out of the optional.
+        var item = Optional(item)
         let outcome = state.withLock { s -> (refusal: HCIError?, first: Bool) in
             if let slot, let reason = s.stopReasons[slot] { return (reason, false) }
             if s.exited { return (.closed, false) }
-            s.items.append(item)
+            s.items.append(item.take()!)
             return (nil, s.items.count == 1)
         }
         if outcome.first && thread.load(ordering: .relaxed) != UInt(pthread_self()) { wake.signal() }
@@ -124,87 +127,55 @@ final class LoopRunner: Sendable {
 
     private func run(executor: UnownedTaskExecutor) {
         thread.store(UInt(pthread_self()), ordering: .relaxed)
-        var cores: [ControllerCore?] = []
-        /// Slots with a running core, in the order of their descriptors in `fds`.
-        var active: [Int] = []
-        var fds = [pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-        // Swapped with the queue's array each turn: both keep their capacity, so taking
-        // a batch allocates nothing.
-        var ready: [Item] = []
-        var hadHost = false
+        var hosts = Hosts(wake: wake.fileDescriptor)
+        // Exchanged with the queue each turn: both keep their capacity, so taking a
+        // batch allocates nothing.
+        var ready = MoveQueue<Item>()
         while true {
             let pending = state.withLock { !$0.items.isEmpty }
             // The earliest deadline of any host, found without allocating (every turn).
             var earliest: ContinuousClock.Instant?
             if !pending {
-                for slot in active {
-                    guard let deadline = cores[slot]!.nextDeadline else { continue }
+                for slot in hosts.active {
+                    guard let deadline = hosts.cores[slot]!.nextDeadline else { continue }
                     if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
                 }
             }
-            let n = poll(&fds, nfds_t(fds.count), pending ? 0 : Self.timeout(until: earliest))
+            let n = poll(&hosts.fds, nfds_t(hosts.fds.count), pending ? 0 : Self.timeout(until: earliest))
             if n < 0 && errno != EINTR {
                 let error = Errno.current
-                for slot in active {
-                    let core = cores[slot]!
+                for slot in hosts.active {
+                    let core = hosts.cores[slot]!
                     core.fail(.transport(.systemCall("poll", error, context: core.transport.name)))
                 }
             }
-            if fds[0].revents != 0 { wake.drain() }
-            state.withLock { s in swap(&s.items, &ready) }
-            // Taken from the end of the reversed batch: each item moves out of the
-            // array, where a for-in would copy it (retaining what it holds) and the
-            // array would release it again.
-            ready.reverse()
-            while let item = ready.popLast() {
-                switch item {
-                case let .host(slot, work):
-                    guard slot < cores.count, let core = cores[slot] else {
-                        work.refuse(.closed)
-                        continue
-                    }
-                    switch work {
-                    case let .job(run, _): run(core)
-                    case let .update(value, characteristic, _): core.applyUpdate(value, for: characteristic)
-                    }
-                case let .open(slot, open, _):
-                    hadHost = true
-                    guard let core = open() else {
-                        state.withLock { $0.stopReasons[slot] = .closed }
-                        continue
-                    }
-                    while cores.count <= slot { cores.append(nil) }
-                    cores[slot] = core
-                    active.append(slot)
-                    fds.append(pollfd(fd: core.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
-                case let .task(job):
-                    job.runSynchronously(on: executor)
-                }
-            }
-            for (index, slot) in active.enumerated() where fds[index + 1].revents != 0 {
-                let core = cores[slot]!
+            if hosts.fds[0].revents != 0 { wake.drain() }
+            state.withLock { s in s.items.exchange(with: &ready) }
+            ready.drain { item in hosts.run(item, executor: executor, runner: self) }
+            for (index, slot) in hosts.active.enumerated() where hosts.fds[index + 1].revents != 0 {
+                let core = hosts.cores[slot]!
                 if core.isRunning { core.readTransport() }
             }
             let now = ContinuousClock.now
             var stopped = false
-            for slot in active {
-                let core = cores[slot]!
+            for slot in hosts.active {
+                let core = hosts.cores[slot]!
                 core.expire(now: now)
                 core.flushOutput()
                 stopped = stopped || !core.isRunning
             }
             if stopped {
-                for slot in active where !cores[slot]!.isRunning {
-                    retire(cores[slot]!, slot: slot)
-                    cores[slot] = nil
+                for slot in hosts.active where !hosts.cores[slot]!.isRunning {
+                    retire(hosts.cores[slot]!, slot: slot)
+                    hosts.cores[slot] = nil
                 }
-                active.removeAll { cores[$0] == nil }
-                fds.removeSubrange(1...)
-                for slot in active {
-                    fds.append(pollfd(fd: cores[slot]!.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
+                hosts.active.removeAll { hosts.cores[$0] == nil }
+                hosts.fds.removeSubrange(1...)
+                for slot in hosts.active {
+                    hosts.fds.append(pollfd(fd: hosts.cores[slot]!.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
                 }
             }
-            if active.isEmpty, let leftovers = finishIfDone(hadHost: hadHost) {
+            if hosts.active.isEmpty, let leftovers = finishIfDone(hadHost: hosts.hadHost) {
                 for item in leftovers {
                     switch item {
                     case let .host(_, work): work.refuse(.closed)
@@ -217,6 +188,49 @@ final class LoopRunner: Sendable {
         }
     }
 
+    /// The hosts the loop runs, and the descriptors it polls: the loop thread's own.
+    private struct Hosts {
+        var cores: [ControllerCore?] = []
+        /// Slots with a running core, in the order of their descriptors in `fds`.
+        var active: [Int] = []
+        var fds: [pollfd]
+        var hadHost = false
+
+        init(wake: Int32) {
+            fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        }
+
+        /// Runs one queued item. It is consumed, and each case takes its payload over:
+        /// a value, its characteristic and its gate go from the queue to the host
+        /// without a retain (a `switch` on a copy retained each payload, and the
+        /// copy's end released it again).
+        mutating func run(_ item: consuming Item, executor: UnownedTaskExecutor, runner: LoopRunner) {
+            switch consume item {
+            case let .host(slot, work):
+                guard slot < cores.count, let core = cores[slot] else {
+                    work.refuse(.closed)
+                    return
+                }
+                switch consume work {
+                case let .job(run, _): run(core)
+                case let .update(value, characteristic, _): core.applyUpdate(value, for: characteristic)
+                }
+            case let .open(slot, open, _):
+                hadHost = true
+                guard let core = open() else {
+                    runner.state.withLock { $0.stopReasons[slot] = .closed }
+                    return
+                }
+                while cores.count <= slot { cores.append(nil) }
+                cores[slot] = core
+                active.append(slot)
+                fds.append(pollfd(fd: core.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
+            case let .task(job):
+                job.runSynchronously(on: executor)
+            }
+        }
+    }
+
     /// Ends a host whose core stopped: later work for it is refused with the reason,
     /// work already queued is refused after the core has shut down.
     private func retire(_ core: ControllerCore, slot: Int) {
@@ -225,9 +239,10 @@ final class LoopRunner: Sendable {
         state.withLock { s in
             s.stopReasons[slot] = reason
             s.items.removeAll { item in
-                guard case let .host(itemSlot, work) = item, itemSlot == slot else { return false }
-                leftovers.append(work)
-                return true
+                guard case let .host(itemSlot, _) = item else { return false }
+                return itemSlot == slot
+            } _: { item in
+                if case let .host(_, work) = item { leftovers.append(work) }
             }
         }
         core.shutdown(reason)
@@ -239,8 +254,9 @@ final class LoopRunner: Sendable {
         state.withLock { s -> [Item]? in
             guard s.released || (endsWithItsHosts && hadHost) else { return nil }
             s.exited = true
-            defer { s.items.removeAll() }
-            return s.items
+            var leftovers: [Item] = []
+            s.items.drain { leftovers.append($0) }
+            return leftovers
         }
     }
 

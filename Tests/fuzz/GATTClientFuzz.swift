@@ -166,7 +166,14 @@ private struct ClientLink {
     }
 
     mutating func deliver<P: GATTProcedure>(_ answer: [UInt8], _ procedure: inout P) -> P.Step? {
-        for action in client.receive(answer, now: now) {
+        // The host's shortcut for notifications must agree with `receive` on each PDU.
+        let shortcut = client.notification(in: answer[...])
+        let actions = client.receive(answer, now: now)
+        if let shortcut {
+            require(actions == [.notification(handle: shortcut.handle, value: shortcut.value)],
+                    "notification(in:) and receive disagree on \(answer)")
+        }
+        for action in actions {
             switch action {
             case let .response(t, pdu):
                 require(t == token, "a response for token \(t), \(token) outstanding")

@@ -1,0 +1,28 @@
+import Host
+
+/// Which threads the benchmark's hosts and tasks run on.
+enum LoopLayout: String, CaseIterable {
+    /// Each host on a loop thread of its own, the benchmark's tasks on Swift's global
+    /// executor: what an application gets when it does nothing about threads.
+    case own
+    /// Every host and task on one `HostEventLoop`: the shape of Bumble's benchmark, one
+    /// process on one asyncio loop.
+    case shared
+    /// Each host on a `HostEventLoop` of its own, with the task that feeds it (the
+    /// sender's `updateValue` loop) or drains it (a receiver's stream) preferring that
+    /// loop: one host per thread, so each thread's CPU time is what one host cost.
+    case perHost = "per-host"
+
+    /// The sending host's loop and each receiving host's (nil: the host's own thread).
+    func loops(receivers: Int) -> (sender: HostEventLoop?, receivers: [HostEventLoop?]) {
+        switch self {
+        case .own:
+            return (nil, Array(repeating: nil, count: receivers))
+        case .shared:
+            let loop = HostEventLoop(name: "bench-shared")
+            return (loop, Array(repeating: loop, count: receivers))
+        case .perHost:
+            return (HostEventLoop(name: "bench-sender"), (0..<receivers).map { HostEventLoop(name: "bench-recv-\($0)") })
+        }
+    }
+}
