@@ -6,9 +6,13 @@
 /// For the host's queues (ACL packets waiting for controller buffers, ATT requests and
 /// indications waiting their turn). Inlinable, so that the layers using it get it
 /// specialized for their element type rather than running it generically.
+///
+/// Slots are optional so that `popFirst` moves the element out (`take()`), leaving
+/// nil: copying it out would retain what it holds, and clearing the storage later
+/// release it again (one of each per ACL packet sent, measured).
 @frozen
 public struct FIFOQueue<Element> {
-    @usableFromInline var elements: [Element] = []
+    @usableFromInline var elements: [Element?] = []
     @usableFromInline var start = 0
 
     @inlinable public init() {}
@@ -21,12 +25,12 @@ public struct FIFOQueue<Element> {
     }
 
     @inlinable public mutating func append(contentsOf newElements: some Sequence<Element>) {
-        elements.append(contentsOf: newElements)
+        elements.append(contentsOf: newElements.lazy.map { Optional.some($0) })
     }
 
     @inlinable public mutating func popFirst() -> Element? {
         guard start < elements.count else { return nil }
-        let first = elements[start]
+        let first = elements[start].take()
         start += 1
         if start == elements.count {
             elements.removeAll(keepingCapacity: true)
@@ -39,8 +43,8 @@ public struct FIFOQueue<Element> {
     }
 
     /// Empties the queue, returning what it held in order.
-    @inlinable public mutating func removeAll() -> ArraySlice<Element> {
-        let remaining = elements[start...]
+    @inlinable public mutating func removeAll() -> [Element] {
+        let remaining = elements[start...].map { $0! }
         elements = []
         start = 0
         return remaining

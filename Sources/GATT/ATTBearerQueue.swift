@@ -17,5 +17,5 @@ struct ATTBearerQueue<Element: Sendable>: Sendable {
     mutating func popFirst() -> Element? { queue.popFirst() }
 
     /// Empties the queue, returning what it held in order.
-    mutating func removeAll() -> ArraySlice<Element> { queue.removeAll() }
+    mutating func removeAll() -> [Element] { queue.removeAll() }
 }

@@ -85,9 +85,9 @@ extension ControllerCore {
             running.driver.fail(GATTClientError(error))
             advanceClient(on: link)
         case let .notification(handle, value):
-            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: false), wakes: &notificationWakes)
+            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: false), staged: &stagedNotifications)
         case let .indication(handle, value):
-            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: true), wakes: &notificationWakes)
+            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: true), staged: &stagedNotifications)
         default:
             break
         }
@@ -127,18 +127,22 @@ extension ControllerCore {
         _ id: Int, on handle: UInt16, valueHandle: UInt16?, _ channel: NotificationChannel
     ) {
         guard let link = links[handle] else { return channel.finish(throwing: Self.notConnected) }
-        link.client.listeners[id] = .init(handle: valueHandle, channel: channel)
+        link.client.listeners[id] = .init(handle: valueHandle, staging: NotificationStaging(channel: channel))
     }
 
     func removeNotificationListener(_ id: Int, on handle: UInt16) {
         links[handle]?.client.listeners[id] = nil
     }
 
-    /// Resumes the consumers that values reached during the batch just handled.
+    /// Hands each listener the values staged for it during the batch just handled,
+    /// then resumes the consumers that were waiting for some.
     func flushNotificationWakes() {
-        guard !notificationWakes.isEmpty else { return }
-        let wakes = notificationWakes
+        guard !stagedNotifications.isEmpty else { return }
+        for staging in stagedNotifications {
+            if let waiter = staging.flush() { notificationWakes.append(waiter) }
+        }
+        stagedNotifications.removeAll(keepingCapacity: true)
+        for waiter in notificationWakes { waiter.resume() }
         notificationWakes.removeAll(keepingCapacity: true)
-        for waiter in wakes { waiter.resume() }
     }
 }

@@ -15,7 +15,7 @@ extension ControllerCore {
         updatesApplied += 1
         guard let server = gattServer else { return }
         server.update(characteristic, value: value) { id, pdu in
-            guard let link = links[id.rawValue] else { return }
+            guard let link = link(id.rawValue) else { return }
             push(pdu, on: link)
         }
     }

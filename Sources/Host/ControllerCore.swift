@@ -36,6 +36,9 @@ final class ControllerCore {
     var connections: [UInt16: ConnectionState] = [:]
     /// The ATT bearer of each connection.
     private(set) var links: [UInt16: AttributeLink] = [:]
+    /// `links` by handle as an array index (handles are 12 bits): the lookup each
+    /// notification makes on the way in and out, without hashing.
+    private var linksByHandle: [AttributeLink?] = []
     /// The GATT server every connection's peer may query (GAP and GATT services at
     /// least; a peripheral installs its own database).
     var gattServer: GATTServer?
@@ -53,6 +56,8 @@ final class ControllerCore {
     /// turn (`signalRoomIfWaiting`), not once per value (a lock each).
     var updatesApplied = 0
     /// Notification consumers to wake once the current batch is delivered.
+    var stagedNotifications: [NotificationStaging] = []
+    /// Kept between batches so that waking consumers allocates nothing.
     var notificationWakes: [NotificationChannel.Waiter] = []
     /// How long an ATT transaction may take on new links before it fails and the bearer
     /// closes (Core 5.4 Vol 3 Part F §3.3.3: 30 s; shorter in tests).
@@ -262,11 +267,11 @@ final class ControllerCore {
     private func route(_ frame: L2CAPFrame) {
         switch frame.channel {
         case L2CAPChannelIdentifier.attribute:
-            guard let link = links[frame.connectionHandle] else { return }
+            guard let link = link(frame.connectionHandle) else { return }
             // The streaming case first: a notification goes straight to the client.
             if let notification = link.withBearer({ $0.notification(in: frame.payload) }) {
                 return link.client.deliver(GATTNotification(handle: notification.handle, value: Array(notification.value), isIndication: false),
-                                           wakes: &notificationWakes)
+                                           staged: &stagedNotifications)
             }
             // A buffer kept between frames (taken, so that a nested use gets its own).
             var actions = receivedActions
@@ -385,6 +390,9 @@ final class ControllerCore {
     private func attach(_ handle: UInt16, peer: BluetoothAddress) {
         let link = AttributeLink(handle: handle, receiveMTU: AttributeLink.receiveMTU, transactionTimeout: transactionTimeout)
         links[handle] = link
+        let index = Int(handle)
+        if linksByHandle.count <= index { linksByHandle.append(contentsOf: repeatElement(nil, count: index + 1 - linksByHandle.count)) }
+        linksByHandle[index] = link
         emit(.connected(handle, peer))
         for pdu in gattServer?.connect(link.connectionID) ?? [] { push(pdu, on: link) }
     }
@@ -393,11 +401,18 @@ final class ControllerCore {
     /// the server forgets its state (keeping bonded peers'), listeners hear of it.
     func detach(_ handle: UInt16, reason: HCIStatus, cause: ATTBearerError.DisconnectReason? = nil) {
         guard let link = links.removeValue(forKey: handle) else { return }
+        linksByHandle[Int(handle)] = nil
         let cause = cause ?? ATTBearerError.DisconnectReason(code: reason.rawValue, name: reason.name)
         perform(link.bearer.close(reason: cause), on: link)
         link.client.close(with: .disconnected(cause))
         gattServer?.disconnect(link.connectionID)
         emit(.disconnected(handle, reason))
+    }
+
+    /// The link on connection `handle`, if it is up.
+    func link(_ handle: UInt16) -> AttributeLink? {
+        let index = Int(handle)
+        return index < linksByHandle.count ? linksByHandle[index] : nil
     }
 
     /// Carries out what a bearer asked for, in order.

@@ -19,7 +19,8 @@ final class GATTClientSession {
     struct Listener {
         /// Only this value handle's values; `nil` for every value.
         let handle: UInt16?
-        let channel: NotificationChannel
+        let staging: NotificationStaging
+        var channel: NotificationChannel { staging.channel }
     }
 
     struct WaitingCommand {
@@ -34,9 +35,9 @@ final class GATTClientSession {
 
     /// Hands a value to its listeners; the consumers waiting for one join `wakes`, to
     /// be resumed once the loop has delivered the whole batch it read.
-    func deliver(_ notification: GATTNotification, wakes: inout [NotificationChannel.Waiter]) {
+    func deliver(_ notification: GATTNotification, staged: inout [NotificationStaging]) {
         for listener in listeners.values where listener.handle == nil || listener.handle == notification.handle {
-            if let waiter = listener.channel.append(notification) { wakes.append(waiter) }
+            listener.staging.stage(notification, in: &staged)
         }
     }
 
@@ -46,7 +47,11 @@ final class GATTClientSession {
         running = nil
         waiting.removeAll()
         for driver in drivers { driver.fail(error) }
-        for listener in listeners.values { listener.channel.finish(throwing: error) }
+        for listener in listeners.values {
+            // Values staged during this batch reach the consumer before the end does.
+            _ = listener.staging.flush()
+            listener.channel.finish(throwing: error)
+        }
         listeners.removeAll()
         let parked = commands
         commands.removeAll()

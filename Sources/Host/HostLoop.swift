@@ -13,10 +13,14 @@ final class HostLoop: Sendable {
     typealias Refusal = LoopRunner.Refusal
 
     let eventLoop: HostEventLoop
+    /// `eventLoop.runner`, kept here: reaching it through `eventLoop` on every value
+    /// cost a retain of the loop.
+    private let runner: LoopRunner
     private let slot: Int
 
     private init(eventLoop: HostEventLoop, slot: Int) {
         self.eventLoop = eventLoop
+        self.runner = eventLoop.runner
         self.slot = slot
     }
 
@@ -55,13 +59,13 @@ final class HostLoop: Sendable {
     /// (on the caller's thread) with the reason it stopped. False when it was refused.
     @discardableResult
     func submit(_ job: @escaping Job, refuse: @escaping Refusal) -> Bool {
-        eventLoop.runner.enqueue(.job(run: job, refuse: refuse), forHost: slot)
+        runner.enqueue(.job(run: job, refuse: refuse), forHost: slot)
     }
 
     /// Queues a value `gate` admitted, for `ControllerCore.applyUpdate` in call order
     /// with every job. Once the host has stopped, gives the gate its slot back and
     /// returns false.
     func submitUpdate(_ value: [UInt8], for characteristic: GATTCharacteristic, gate: UpdateGate) -> Bool {
-        eventLoop.runner.enqueue(.update(value, characteristic, gate), forHost: slot)
+        runner.enqueue(.update(value, characteristic, gate), forHost: slot)
     }
 }

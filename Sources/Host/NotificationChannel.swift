@@ -3,11 +3,11 @@ import Synchronization
 /// The buffer between the loop thread, which appends each notification or indication a
 /// link receives, and the task iterating a `GATTNotificationStream`.
 ///
-/// Built for streams of thousands of values per second: the loop appends under a lock
-/// without waking anyone, and wakes a waiting consumer once per batch it read from the
-/// transport (`ControllerCore.flushNotificationWakes`); the consumer takes the whole
-/// buffer at once and iterates it without the lock. One thread hand-off per batch, not
-/// per value, which an `AsyncThrowingStream` cannot offer.
+/// Built for streams of thousands of values per second: the loop appends each batch it
+/// read from the transport under one lock (`NotificationStaging`) and wakes a waiting
+/// consumer once per batch (`ControllerCore.flushNotificationWakes`); the consumer takes
+/// the whole buffer at once and iterates it without the lock. One thread hand-off per
+/// batch, not per value, which an `AsyncThrowingStream` cannot offer.
 final class NotificationChannel: Sendable {
     typealias Waiter = UnsafeContinuation<Void, Never>
 
@@ -32,17 +32,27 @@ final class NotificationChannel: Sendable {
 
     // MARK: The loop's side
 
-    /// Queues `notification`. Returns the waiting consumer, whom the caller resumes once
-    /// it has appended everything it has for now.
-    func append(_ notification: GATTNotification) -> Waiter? {
-        state.withLock { s in
+    /// Queues a batch the loop staged (`NotificationStaging`), leaving `batch` empty:
+    /// one lock per batch, and when the consumer has taken everything the arrays are
+    /// swapped rather than copied. Returns the waiting consumer, as `append` does.
+    func append(contentsOf batch: inout [GATTNotification]) -> Waiter? {
+        guard !batch.isEmpty else { return nil }
+        defer { batch.removeAll(keepingCapacity: true) }
+        return state.withLock { s in
             guard s.ending == nil, !s.cancelled else { return nil }
-            if s.buffer.count >= limit {
-                let drop = limit / 4
+            if s.buffer.isEmpty {
+                swap(&s.buffer, &batch)
+            } else {
+                s.buffer.append(contentsOf: batch)
+            }
+            let excess = s.buffer.count - limit
+            if excess > 0 {
+                // The oldest go, a quarter of the limit at a time.
+                let quarter = limit / 4
+                let drop = (excess + quarter - 1) / quarter * quarter
                 s.buffer.removeFirst(drop)
                 s.dropped += drop
             }
-            s.buffer.append(notification)
             defer { s.waiter = nil }
             return s.waiter
         }

@@ -79,7 +79,8 @@ public struct L2CAPRecombiner: Sendable {
             return Outcome(continuation(data, handle: handle), lost: nil)
         }
         var lost: DropReason? = nil
-        if let old = partials.removeValue(forKey: handle) {
+        // Usually no frame is in progress anywhere: then no lookup at all.
+        if !partials.isEmpty, let old = partials.removeValue(forKey: handle) {
             lost = .startBeforePreviousCompleted(handle: handle, missing: (old.expected ?? 4) - old.bytes.count)
         }
         return Outcome(start(data, handle: handle), lost: lost)

@@ -77,11 +77,10 @@ struct LinkState: Sendable {
         guard batch.contains(where: { $0.credit != nil }) else { return }
         var owed: [(controller: Int, handle: UInt16, count: UInt16)] = []
         for delivery in batch {
-            guard let credit = delivery.credit, var connection = connections[credit.connection] else { continue }
-            // Read, change, store: an in-place update through the dictionary's
-            // subscript allocates on every packet.
-            connection.addInFlight(-1, from: credit.controller)
-            connections[credit.connection] = connection
+            guard let credit = delivery.credit, let slot = connections.index(forKey: credit.connection) else { continue }
+            // Changed where it is stored: one lookup (the optional-returning subscript
+            // allocates when updated in place; reading and storing back hashes twice).
+            connections.values[slot].addInFlight(-1, from: credit.controller)
             controllers[credit.controller].buffersInUse -= 1
             if let i = owed.firstIndex(where: { $0.controller == credit.controller && $0.handle == credit.handle }) {
                 owed[i].count += 1
@@ -117,7 +116,7 @@ struct LinkState: Sendable {
     /// ACL data from host `index`, to the other end of its connection.
     private mutating func forward(_ packet: HCIPacket, from index: Int) {
         guard let acl = try? ACLDataPacket(parsing: packet.bytes),
-              let id = controllers[index].handles[acl.handle], var connection = connections[id] else {
+              let id = controllers[index].handles[acl.handle], let slot = connections.index(forKey: id) else {
             statistics.aclUnknownHandle += 1
             return
         }
@@ -129,9 +128,8 @@ struct LinkState: Sendable {
         }
         controllers[index].buffersInUse += 1
         statistics.peakBuffersInUse = max(statistics.peakBuffersInUse, controllers[index].buffersInUse)
-        connection.addInFlight(1, from: index)
-        connections[id] = connection
+        connections.values[slot].addInFlight(1, from: index)
         statistics.aclForwarded += 1
-        deliver(packet, to: connection.other(than: index), credit: .init(controller: index, connection: id, handle: acl.handle))
+        deliver(packet, to: connections.values[slot].other(than: index), credit: .init(controller: index, connection: id, handle: acl.handle))
     }
 }

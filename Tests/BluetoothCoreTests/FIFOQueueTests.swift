@@ -29,4 +29,22 @@ import Testing
         #expect(queue.elements.count <= 64)
         #expect(Array(queue.removeAll()) == Array(99_990..<100_000))
     }
+
+    final class Box {}
+
+    /// `popFirst` moves the element out: the queue keeps no reference to it, so it goes
+    /// as soon as the caller is done, not when the storage is next compacted.
+    @Test func aPoppedElementIsNoLongerHeldByTheQueue() {
+        var queue = FIFOQueue<Box>()
+        weak var first: Box?
+        do {
+            let box = Box()
+            first = box
+            queue.append(box)
+        }
+        queue.append(Box())
+        _ = queue.popFirst()
+        #expect(first == nil)
+        #expect(queue.count == 1)
+    }
 }

@@ -1,0 +1,23 @@
+/// The values a listener's link received during the batch the loop is handling, held on
+/// the loop thread until the batch is done: then they reach the consumer's
+/// `NotificationChannel` together, under one lock, instead of one lock (and one
+/// reference-counted hand-over) per value.
+final class NotificationStaging {
+    let channel: NotificationChannel
+    private var pending: [GATTNotification] = []
+
+    init(channel: NotificationChannel) {
+        self.channel = channel
+    }
+
+    /// Holds `notification`; the first of a batch joins `staged`, the listeners to flush.
+    func stage(_ notification: GATTNotification, in staged: inout [NotificationStaging]) {
+        if pending.isEmpty { staged.append(self) }
+        pending.append(notification)
+    }
+
+    /// Hands what is held to the channel; returns the consumer to wake, if one waits.
+    func flush() -> NotificationChannel.Waiter? {
+        channel.append(contentsOf: &pending)
+    }
+}

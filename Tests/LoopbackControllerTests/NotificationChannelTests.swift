@@ -1,0 +1,66 @@
+@testable import Host
+import Testing
+
+/// `NotificationChannel` fed by batches (`NotificationStaging`): order kept across
+/// batches, the oldest dropped a quarter of the limit at a time, nothing after the end.
+@Suite struct NotificationChannelTests {
+    static func values(_ range: Range<Int>) -> [GATTNotification] {
+        range.map { GATTNotification(handle: 0x10, value: [UInt8($0)], isIndication: false) }
+    }
+
+    static func taken(from channel: NotificationChannel) async -> [Int] {
+        var batch: [GATTNotification] = []
+        guard case .values = await channel.take(into: &batch) else { return [] }
+        return batch.map { Int($0.value[0]) }
+    }
+
+    @Test func batchesArriveWholeAndInOrderAndTheStagingArrayIsLeftEmpty() async {
+        let channel = NotificationChannel(limit: 100)
+        var first = Self.values(0..<3)
+        _ = channel.append(contentsOf: &first)
+        #expect(first.isEmpty)
+        var second = Self.values(3..<5)
+        _ = channel.append(contentsOf: &second)
+        #expect(second.isEmpty)
+        #expect(await Self.taken(from: channel) == [0, 1, 2, 3, 4])
+    }
+
+    @Test func aConsumerFallingBehindLosesTheOldestAQuarterAtATime() async {
+        // Limit 8: a quarter is 2. 11 values are 3 too many; 4 go (two quarters).
+        let channel = NotificationChannel(limit: 8)
+        var batch = Self.values(0..<5)
+        _ = channel.append(contentsOf: &batch)
+        batch = Self.values(5..<11)
+        _ = channel.append(contentsOf: &batch)
+        #expect(await Self.taken(from: channel) == [4, 5, 6, 7, 8, 9, 10])
+    }
+
+    @Test func aBatchLargerThanTheLimitKeepsItsNewest() async {
+        let channel = NotificationChannel(limit: 8)
+        var batch = Self.values(0..<20)
+        _ = channel.append(contentsOf: &batch)
+        // 12 too many: 12 go (six quarters), the newest 8 stay.
+        #expect(await Self.taken(from: channel) == Array(12..<20))
+    }
+
+    @Test func nothingIsQueuedAfterTheEnd() async {
+        let channel = NotificationChannel(limit: 8)
+        var batch = Self.values(0..<2)
+        _ = channel.append(contentsOf: &batch)
+        channel.finish()
+        batch = Self.values(2..<4)
+        #expect(channel.append(contentsOf: &batch) == nil)
+        #expect(await Self.taken(from: channel) == [0, 1])
+        var rest: [GATTNotification] = []
+        guard case .ended(nil) = await channel.take(into: &rest) else {
+            Issue.record("the stream did not end after its values")
+            return
+        }
+    }
+
+    @Test func anEmptyBatchWakesNobody() {
+        let channel = NotificationChannel(limit: 8)
+        var empty: [GATTNotification] = []
+        #expect(channel.append(contentsOf: &empty) == nil)
+    }
+}
