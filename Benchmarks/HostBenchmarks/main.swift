@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BenchSupport
 import BenchmarkTables
 import Host
@@ -8,6 +11,20 @@ import Transport
 // `swift run -c release swift-att-host-benchmarks`; `--quick` for a smoke run of a few
 // seconds; `--no-bumble` to skip the columns that need the bench's Python venv;
 // `--only LENGTH/LINKS` for one case of the loopback table.
+
+if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+    print("""
+    usage: swift-att-host-benchmarks [--quick] [--no-bumble] [--only LENGTH/LINKS]
+                                     [--own-loops | --shared-loop | --per-host] [--buffers N]
+      --quick        one short run per case (a smoke test of a few seconds)
+      --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
+      --only 20/1    one case of the loopback table (value length / links)
+      --own-loops, --shared-loop, --per-host
+                     one way of placing hosts and tasks on threads (default: all three)
+      --buffers N    the loopback controllers' LE ACL buffer count (default 64)
+    """)
+    exit(0)
+}
 
 let quick = CommandLine.arguments.contains("--quick")
 let withBumble = !CommandLine.arguments.contains("--no-bumble")
