@@ -11,7 +11,7 @@ extension ControllerCore {
 
     /// Queues `driver` on the link; it starts when the procedures before it have finished.
     func run(_ driver: any ProcedureDriver, on handle: UInt16) {
-        guard let link = links[handle] else { return driver.fail(Self.notConnected) }
+        guard let link = link(handle) else { return driver.fail(Self.notConnected) }
         link.client.waiting.append(driver)
         advanceClient(on: link)
     }
@@ -19,7 +19,7 @@ extension ControllerCore {
     /// Cancels the procedure `id`: a waiting one ends at once; the running one winds down
     /// when its outstanding request is answered (see `GATTProcedure.cancel()`).
     func cancelProcedure(_ id: Int, on handle: UInt16) {
-        guard let link = links[handle] else { return }
+        guard let link = link(handle) else { return }
         if let index = link.client.waiting.firstIndex(where: { $0.id == id }) {
             let driver = link.client.waiting.remove(at: index)
             _ = driver.cancel()
@@ -37,7 +37,7 @@ extension ControllerCore {
 
     /// ATT_MTU of a link, or `nil` when it is not connected.
     func mtu(of handle: UInt16) -> Int? {
-        links[handle]?.bearer.mtu
+        link(handle)?.bearer.mtu
     }
 
     /// Starts waiting procedures until one has a request outstanding.
@@ -97,7 +97,7 @@ extension ControllerCore {
     /// has room, else once Number Of Completed Packets frees some: the back-pressure of
     /// CoreBluetooth's `canSendWriteWithoutResponse`. Commands keep their order.
     func sendClientCommand(_ pdu: ATTPDU, on handle: UInt16, completion: @escaping @Sendable (GATTClientError?) -> Void) {
-        guard let link = links[handle] else { return completion(Self.notConnected) }
+        guard let link = link(handle) else { return completion(Self.notConnected) }
         link.client.commands.append(.init(pdu: pdu, completion: completion))
         drainCommands(on: link)
     }
@@ -126,12 +126,12 @@ extension ControllerCore {
     func addNotificationListener(
         _ id: Int, on handle: UInt16, valueHandle: UInt16?, _ channel: NotificationChannel
     ) {
-        guard let link = links[handle] else { return channel.finish(throwing: Self.notConnected) }
+        guard let link = link(handle) else { return channel.finish(throwing: Self.notConnected) }
         link.client.listeners[id] = .init(handle: valueHandle, staging: NotificationStaging(channel: channel))
     }
 
     func removeNotificationListener(_ id: Int, on handle: UInt16) {
-        links[handle]?.client.listeners[id] = nil
+        link(handle)?.client.listeners[id] = nil
     }
 
     /// Hands each listener the values staged for it during the batch just handled,

@@ -55,9 +55,10 @@ final class ControllerCore {
     /// Values applied this turn that the gate has not been told of: it hears once per
     /// turn (`signalRoomIfWaiting`), not once per value (a lock each).
     var updatesApplied = 0
-    /// Notification consumers to wake once the current batch is delivered.
+    /// The listeners holding values of the batch being read, flushed to their streams
+    /// (and their waiting consumers woken) once it is done (`flushNotificationWakes`).
     var stagedNotifications: [NotificationStaging] = []
-    /// Kept between batches so that waking consumers allocates nothing.
+    /// The consumers to wake, kept between batches so that waking them allocates nothing.
     var notificationWakes: [NotificationChannel.Waiter] = []
     /// How long an ATT transaction may take on new links before it fails and the bearer
     /// closes (Core 5.4 Vol 3 Part F §3.3.3: 30 s; shorter in tests).
@@ -164,16 +165,15 @@ final class ControllerCore {
     /// Commands that waited for that room follow, and a peripheral waiting for room
     /// hears whether it has some.
     func flushOutput() {
-        guard isRunning else { return }
+        // Values applied this turn give their slots back even when they went to nobody
+        // (no subscriber, so nothing to send).
+        guard isRunning, aclPending || updatesApplied > 0 else { return }
         if aclPending {
             flushACL()
             drainWaitingCommands()
             if aclPending { flushACL() }
-            signalRoomIfWaiting()
-        } else if updatesApplied > 0 {
-            // Values that went to nobody (no subscriber) still give their slots back.
-            signalRoomIfWaiting()
         }
+        signalRoomIfWaiting()
     }
 
     // MARK: Input

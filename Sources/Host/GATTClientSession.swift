@@ -33,8 +33,9 @@ final class GATTClientSession {
     var listeners: [Int: Listener] = [:]
     var commands: [WaitingCommand] = []
 
-    /// Hands a value to its listeners; the consumers waiting for one join `wakes`, to
-    /// be resumed once the loop has delivered the whole batch it read.
+    /// Stages a value for its listeners; a listener's first value of the batch adds it
+    /// to `staged`, which the loop flushes (and whose waiting consumers it wakes) once it
+    /// has handled the whole batch it read.
     func deliver(_ notification: GATTNotification, staged: inout [NotificationStaging]) {
         for listener in listeners.values where listener.handle == nil || listener.handle == notification.handle {
             listener.staging.stage(notification, in: &staged)
@@ -48,9 +49,12 @@ final class GATTClientSession {
         waiting.removeAll()
         for driver in drivers { driver.fail(error) }
         for listener in listeners.values {
-            // Values staged during this batch reach the consumer before the end does.
-            _ = listener.staging.flush()
+            // Values staged during this batch reach the consumer before the end does;
+            // handing them over takes the waiting consumer out of the channel, so it is
+            // woken here (the end finds nobody left to wake).
+            let waiter = listener.staging.flush()
             listener.channel.finish(throwing: error)
+            waiter?.resume()
         }
         listeners.removeAll()
         let parked = commands

@@ -69,6 +69,10 @@ final class NotificationChannel: Sendable {
         waiter?.resume()
     }
 
+    /// Whether a consumer is parked waiting for values (for tests: the moment a wake-up
+    /// is owed).
+    var hasWaitingConsumer: Bool { state.withLock { $0.waiter != nil } }
+
     /// Whether the loop ended the stream (rather than the consumer leaving it).
     var isFinished: Bool { state.withLock { $0.ending != nil } }
 

@@ -1,4 +1,6 @@
 @testable import Host
+import BenchSupport
+import GATT
 import Testing
 
 /// `NotificationChannel` fed by batches (`NotificationStaging`): order kept across
@@ -62,5 +64,35 @@ import Testing
         let channel = NotificationChannel(limit: 8)
         var empty: [GATTNotification] = []
         #expect(channel.append(contentsOf: &empty) == nil)
+    }
+
+    /// A link going down in the middle of a batch: the values staged for a consumer that
+    /// is waiting reach it, then the error does. The wake-up the staged batch owes must
+    /// not be lost when the stream ends in the same breath.
+    @Test func aWaitingConsumerGetsTheStagedBatchThenTheErrorWhenTheLinkCloses() async throws {
+        let session = GATTClientSession()
+        let channel = NotificationChannel(limit: 8)
+        let staging = NotificationStaging(channel: channel)
+        session.listeners[1] = .init(handle: nil, staging: staging)
+        // The consumer runs inside the bounded wait, so that a lost wake-up fails the
+        // test (the wait cancels it) rather than hanging it.
+        async let outcome = withTimeout(.seconds(10)) { () -> (values: [Int], ended: Bool)? in
+            var values: [Int] = []
+            while true {
+                var batch: [GATTNotification] = []
+                switch await channel.take(into: &batch) {
+                case .values: values += batch.map { Int($0.value[0]) }
+                case .ended: return (values, true)
+                case .cancelled: return (values, false)
+                }
+            }
+        }
+        while !channel.hasWaitingConsumer { await Task.yield() }
+        var staged: [NotificationStaging] = []
+        for notification in Self.values(0..<3) { session.deliver(notification, staged: &staged) }
+        session.close(with: .disconnected(.remoteUserTerminated))
+        let result = try await outcome
+        #expect(result?.values == [0, 1, 2])
+        #expect(result?.ended == true)
     }
 }
