@@ -29,6 +29,42 @@ extension GATTServer {
         push(entry, value: value, only: only, deliver)
     }
 
+    /// `update(_:value:only:_:)` for a run of values of one characteristic, in order:
+    /// what a host's loop holds when an application calls `updateValue` faster than the
+    /// loop turns. The characteristic and its subscribers are looked up once for the
+    /// run, not once per value, and a value the server keeps is stored once, at the
+    /// end, when its length rule lets each value stand alone (a variable length); each
+    /// subscriber gets every value, in order, as `update(_:value:only:_:)` would send it.
+    public func update(_ characteristic: GATTCharacteristic, values run: [[UInt8]], only: ConnectionID? = nil,
+                       _ deliver: (ConnectionID, ATTPDU) -> Void) {
+        guard let last = run.last, let entry = database.characteristicsByObject[ObjectIdentifier(characteristic)] else { return }
+        guard run.count > 1 else { return push(entry, value: last, only: only, deliver) }
+        let subscribers = subscribers(of: entry, only: only)
+        let limit = ATTLimits.maximumAttributeValueLength
+        for value in run {
+            // A fixed-length value keeps the octets past a shorter one, so each value is
+            // stored before it is sent; a variable-length one is sent as given (cut to
+            // its maximum) and only the last is kept.
+            let pushed: ArraySlice<UInt8>
+            if let stored = entry.storedValue {
+                switch stored.length {
+                case .fixed:
+                    store(value, in: stored)
+                    pushed = values[stored.slot].prefix(limit)
+                case let .variable(maximum):
+                    pushed = value.prefix(min(maximum, limit))
+                }
+            } else {
+                pushed = value.prefix(limit)
+            }
+            for subscriber in subscribers {
+                deliver(subscriber.id, Self.pdu(handle: entry.valueHandle, value: pushed.prefix(subscriber.mtu - 3),
+                                                configuration: subscriber.configuration))
+            }
+        }
+        if let stored = entry.storedValue, case .variable = stored.length { store(last, in: stored) }
+    }
+
     /// `update(_:value:only:)` for the characteristic whose value has `valueHandle`.
     public func update(valueHandle: UInt16, value: [UInt8], only: ConnectionID? = nil) -> [(ConnectionID, ATTPDU)] {
         guard let entry = database.characteristicsByValueHandle[valueHandle] else { return [] }
@@ -176,13 +212,34 @@ extension GATTServer {
             // its arrays and dictionaries, for each subscriber of each value.
             guard let slot = connections.index(forKey: id),
                   let (configuration, mtu) = connections.values[slot].push(entry.valueHandle, readAccess: readAccess) else { continue }
-            let part = pushed.prefix(mtu - 3)
-            if configuration.contains(.notification) {
-                deliver(id, .handleValueNotification(HandleValueNotification(handle: entry.valueHandle, value: part)))
-            } else {
-                deliver(id, .handleValueIndication(HandleValueIndication(handle: entry.valueHandle, value: part)))
-            }
+            deliver(id, Self.pdu(handle: entry.valueHandle, value: pushed.prefix(mtu - 3), configuration: configuration))
         }
+    }
+
+    /// A connection a pushed value goes to, and how.
+    struct Subscriber {
+        let id: ConnectionID
+        let configuration: GATTClientConfiguration
+        let mtu: Int
+    }
+
+    /// The connections `entry`'s value goes to now, in connection order.
+    func subscribers(of entry: GATTDatabase.CharacteristicEntry, only: ConnectionID?) -> [Subscriber] {
+        var subscribers: [Subscriber] = []
+        for id in connectionOrder where only == nil || only == id {
+            guard let slot = connections.index(forKey: id),
+                  let (configuration, mtu) = connections.values[slot].push(entry.valueHandle, readAccess: entry.readAccess) else { continue }
+            subscribers.append(Subscriber(id: id, configuration: configuration, mtu: mtu))
+        }
+        return subscribers
+    }
+
+    /// A notification when the client asked for them (even if it asked for indications
+    /// too), otherwise an indication.
+    static func pdu(handle: UInt16, value: ArraySlice<UInt8>, configuration: GATTClientConfiguration) -> ATTPDU {
+        configuration.contains(.notification)
+            ? .handleValueNotification(HandleValueNotification(handle: handle, value: value))
+            : .handleValueIndication(HandleValueIndication(handle: handle, value: value))
     }
 
     /// The Service Changed indication for a client, if it enabled them: the range's

@@ -4,17 +4,19 @@ import GATT
 /// applied here in the order they were admitted, and the gate hears when the
 /// subscribers' transmit queues fill and empty.
 extension ControllerCore {
-    /// Stores `value` and notifies or indicates it to every subscriber of
-    /// `characteristic`, truncated to each link's ATT_MTU−3.
+    /// Stores each of `values` and notifies or indicates it to every subscriber of
+    /// `characteristic`, truncated to each link's ATT_MTU−3: a run of values the
+    /// application handed the loop back to back, in order (the server finds the
+    /// characteristic and its subscribers once for the run).
     ///
-    /// The gate admitted it before the loop could see the queues, so it is sent even
-    /// onto a full link: a link overshoots `transmitQueueLimit` by at most the gate's
-    /// capacity, and indications are held back early enough (`isCrowded`) that the
-    /// bearer's queue never refuses one.
-    func applyUpdate(_ value: [UInt8], for characteristic: GATTCharacteristic) {
-        updatesApplied += 1
+    /// The gate admitted them before the loop could see the queues, so they are sent
+    /// even onto a full link: a link overshoots `transmitQueueLimit` by at most the
+    /// gate's capacity, and indications are held back early enough (`isCrowded`) that
+    /// the bearer's queue never refuses one.
+    func applyUpdates(_ values: [[UInt8]], for characteristic: GATTCharacteristic) {
+        updatesApplied += values.count
         guard let server = gattServer else { return }
-        server.update(characteristic, value: value) { id, pdu in
+        server.update(characteristic, values: values) { id, pdu in
             guard let link = link(id.rawValue) else { return }
             push(pdu, on: link)
         }

@@ -62,7 +62,7 @@ final class HostLoop: Sendable {
         runner.enqueue(.job(run: job, refuse: refuse), forHost: slot)
     }
 
-    /// Queues a value `gate` admitted, for `ControllerCore.applyUpdate` in call order
+    /// Queues a value `gate` admitted, for `ControllerCore.applyUpdates` in call order
     /// with every job. Once the host has stopped, gives the gate its slot back and
     /// returns false.
     func submitUpdate(_ value: [UInt8], for characteristic: GATTCharacteristic, gate: UpdateGate) -> Bool {

@@ -152,6 +152,7 @@ final class LoopRunner: Sendable {
             if hosts.fds[0].revents != 0 { wake.drain() }
             state.withLock { s in s.items.exchange(with: &ready) }
             ready.drain { item in hosts.run(item, executor: executor, runner: self) }
+            hosts.applyUpdates()
             for (index, slot) in hosts.active.enumerated() where hosts.fds[index + 1].revents != 0 {
                 let core = hosts.cores[slot]!
                 if core.isRunning { core.readTransport() }
@@ -195,6 +196,12 @@ final class LoopRunner: Sendable {
         var active: [Int] = []
         var fds: [pollfd]
         var hadHost = false
+        /// `updateValue` values for one host's characteristic that came off the queue
+        /// back to back: applied as one run (`ControllerCore.applyUpdates`) when another
+        /// kind of item, host or characteristic comes up, or the batch ends.
+        var updates: [[UInt8]] = []
+        var updatesSlot = 0
+        var updatesCharacteristic: GATTCharacteristic?
 
         init(wake: Int32) {
             fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
@@ -208,14 +215,24 @@ final class LoopRunner: Sendable {
             switch consume item {
             case let .host(slot, work):
                 guard slot < cores.count, let core = cores[slot] else {
+                    applyUpdates()
                     work.refuse(.closed)
                     return
                 }
                 switch consume work {
-                case let .job(run, _): run(core)
-                case let .update(value, characteristic, _): core.applyUpdate(value, for: characteristic)
+                case let .job(run, _):
+                    applyUpdates()
+                    run(core)
+                case let .update(value, characteristic, _):
+                    if slot != updatesSlot || characteristic !== updatesCharacteristic {
+                        applyUpdates()
+                        updatesSlot = slot
+                        updatesCharacteristic = characteristic
+                    }
+                    updates.append(value)
                 }
             case let .open(slot, open, _):
+                applyUpdates()
                 hadHost = true
                 guard let core = open() else {
                     runner.state.withLock { $0.stopReasons[slot] = .closed }
@@ -226,8 +243,20 @@ final class LoopRunner: Sendable {
                 active.append(slot)
                 fds.append(pollfd(fd: core.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
             case let .task(job):
+                applyUpdates()
                 job.runSynchronously(on: executor)
             }
+        }
+
+        /// Applies the values gathered for one characteristic (`updates`), in order,
+        /// before whatever came after them on the queue runs.
+        mutating func applyUpdates() {
+            guard let characteristic = updatesCharacteristic else { return }
+            updatesCharacteristic = nil
+            // The host was running when its values came off the queue, and hosts are
+            // only retired between batches.
+            cores[updatesSlot]?.applyUpdates(updates, for: characteristic)
+            updates.removeAll(keepingCapacity: true)
         }
     }
 

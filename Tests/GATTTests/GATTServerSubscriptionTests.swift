@@ -75,6 +75,44 @@ struct GATTServerSubscriptionTests {
         #expect(server.update(f.notifying, value: [1, 2, 3, 4, 5, 6]).described == ["1: 1b0b0001020304"])
     }
 
+    @Test("a run of values: each subscriber gets what one update per value sends, in order, and the last is kept")
+    func runOfValues() throws {
+        // Two servers in the same state: one is given the values one at a time, the
+        // other as a run; what they send and what they keep must not differ.
+        let (single, f) = try Self.server()
+        let (batched, g) = try Self.server()
+        for server in [single, batched] {
+            server.connect(1)
+            server.connect(2, mtu: 50)
+            server.connect(3)
+            _ = try server.respond("12 1800 0100", from: 1)
+            _ = try server.respond("12 1800 0200", from: 2, mtu: 50)
+            _ = try server.respond("12 0c00 0100", from: 3)
+        }
+        let run: [[UInt8]] = [[0xAA], (0..<30).map { UInt8($0) }, [], [1, 2, 3, 4, 5, 6], [0xBB, 0xCC]]
+        for (characteristic, other) in [(f.both, g.both), (f.notifying, g.notifying), (f.short, g.short)] {
+            for only: GATTServer.ConnectionID? in [nil, 2] {
+                var expected: [(GATTServer.ConnectionID, ATTPDU)] = []
+                for value in run { expected += single.update(characteristic, value: value, only: only) }
+                var sent: [(GATTServer.ConnectionID, ATTPDU)] = []
+                batched.update(other, values: run, only: only) { sent.append(($0, $1)) }
+                #expect(sent.described == expected.described)
+                #expect(batched.value(of: other) == single.value(of: characteristic))
+            }
+        }
+        // Spot checks against the bytes: FFE5 is fixed at four octets, so [0xBB, 0xCC]
+        // keeps the octets the run's earlier value left; FFE3 keeps at most 20.
+        #expect(batched.value(of: g.notifying) == [0xBB, 0xCC, 0x03, 0x04])
+        #expect(batched.value(of: g.both) == [0xBB, 0xCC])
+        var toThree: [String] = []
+        batched.update(g.notifying, values: [[9], [8, 8]]) { toThree.append([($0, $1)].described[0]) }
+        #expect(toThree == ["3: 1b0b0009cc0304", "3: 1b0b0008080304"])
+        batched.update(g.short, values: [[1], [UInt8](repeating: 7, count: 30)]) { _, _ in Issue.record("FFE3 has no subscribers") }
+        #expect(batched.value(of: g.short) == [UInt8](repeating: 7, count: 20))
+        batched.update(g.both, values: []) { _, _ in Issue.record("an empty run sends nothing") }
+        #expect(batched.value(of: g.both) == [0xBB, 0xCC])
+    }
+
     @Test("both bits set: the notification is sent")
     func bothBits() throws {
         let (server, f) = try Self.server()
