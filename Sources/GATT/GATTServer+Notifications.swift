@@ -41,25 +41,32 @@ extension GATTServer {
         guard run.count > 1 else { return push(entry, value: last, only: only, deliver) }
         let subscribers = subscribers(of: entry, only: only)
         let limit = ATTLimits.maximumAttributeValueLength
-        for value in run {
+        // Each PDU slices its value straight from where it lives (the run, or the
+        // server's table for a fixed length): an intermediate slice would cost a retain
+        // and a release per value.
+        var fixedSlot: Int?
+        var maximum = limit
+        if let stored = entry.storedValue {
+            switch stored.length {
+            case .fixed: fixedSlot = stored.slot
+            case let .variable(n): maximum = min(n, limit)
+            }
+        }
+        for index in run.indices {
             // A fixed-length value keeps the octets past a shorter one, so each value is
             // stored before it is sent; a variable-length one is sent as given (cut to
             // its maximum) and only the last is kept.
-            let pushed: ArraySlice<UInt8>
-            if let stored = entry.storedValue {
-                switch stored.length {
-                case .fixed:
-                    store(value, in: stored)
-                    pushed = values[stored.slot].prefix(limit)
-                case let .variable(maximum):
-                    pushed = value.prefix(min(maximum, limit))
-                }
+            let length: Int
+            if let slot = fixedSlot {
+                store(run[index], in: entry.storedValue!)
+                length = min(values[slot].count, limit)
             } else {
-                pushed = value.prefix(limit)
+                length = min(run[index].count, maximum)
             }
             for subscriber in subscribers {
-                deliver(subscriber.id, Self.pdu(handle: entry.valueHandle, value: pushed.prefix(subscriber.mtu - 3),
-                                                configuration: subscriber.configuration))
+                let cut = min(length, subscriber.mtu - 3)
+                let part = fixedSlot.map { values[$0][..<cut] } ?? run[index][..<cut]
+                deliver(subscriber.id, Self.pdu(handle: entry.valueHandle, value: part, configuration: subscriber.configuration))
             }
         }
         if let stored = entry.storedValue, case .variable = stored.length { store(last, in: stored) }

@@ -66,6 +66,10 @@ final class HostLoop: Sendable {
     /// with every job. Once the host has stopped, gives the gate its slot back and
     /// returns false.
     func submitUpdate(_ value: [UInt8], for characteristic: GATTCharacteristic, gate: UpdateGate) -> Bool {
-        runner.enqueue(.update(value, characteristic, gate), forHost: slot)
+        guard runner.enqueue(.update(value, characteristic), forHost: slot) else {
+            _ = gate.settle(applied: 1, congested: false)
+            return false
+        }
+        return true
     }
 }

@@ -23,15 +23,17 @@ final class LoopRunner: Sendable {
     enum Work: Sendable {
         case job(run: Job, refuse: Refusal)
         /// A `Peripheral.updateValue` value its gate admitted: its own case rather than
-        /// a closure, so that a stream of values allocates no job per value.
-        case update([UInt8], GATTCharacteristic, UpdateGate)
+        /// a closure, so that a stream of values allocates no job per value. It does not
+        /// carry its gate (a retain and a release per value): the host's core holds it
+        /// (`ControllerCore.updateGate`), and a value refused before it reaches the
+        /// queue gives its slot back in `HostLoop.submitUpdate`.
+        case update([UInt8], GATTCharacteristic)
 
-        /// Tells whoever handed it that it will not run.
+        /// Tells whoever handed it that it will not run: a job's caller. A value needs no
+        /// word: its slot is given back with the host's other unapplied values
+        /// (`retire`), or by `submitUpdate` when the queue refused it.
         func refuse(_ reason: HCIError) {
-            switch self {
-            case let .job(_, refuse): refuse(reason)
-            case let .update(_, _, gate): _ = gate.settle(applied: 1, congested: false)
-            }
+            if case let .job(_, refuse) = self { refuse(reason) }
         }
     }
 
@@ -215,6 +217,9 @@ final class LoopRunner: Sendable {
             switch consume item {
             case let .host(slot, work):
                 guard slot < cores.count, let core = cores[slot] else {
+                    // Unreachable in practice: a host is retired between batches, with
+                    // its queued work. A value here would keep its gate's slot, which
+                    // only a host that is gone would miss.
                     applyUpdates()
                     work.refuse(.closed)
                     return
@@ -223,7 +228,7 @@ final class LoopRunner: Sendable {
                 case let .job(run, _):
                     applyUpdates()
                     run(core)
-                case let .update(value, characteristic, _):
+                case let .update(value, characteristic):
                     if slot != updatesSlot || characteristic !== updatesCharacteristic {
                         applyUpdates()
                         updatesSlot = slot
@@ -275,7 +280,13 @@ final class LoopRunner: Sendable {
             }
         }
         core.shutdown(reason)
-        for work in leftovers { work.refuse(reason) }
+        var unapplied = 0
+        for work in leftovers {
+            if case .update = work { unapplied += 1 } else { work.refuse(reason) }
+        }
+        // The slots of values that will never be applied go back to the gate, so that a
+        // caller is not refused for values the loop dropped.
+        if unapplied > 0 { _ = core.updateGate?.settle(applied: unapplied, congested: false) }
     }
 
     /// With no host left: whether the thread ends now, and what was still queued.
