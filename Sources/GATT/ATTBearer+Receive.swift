@@ -19,14 +19,16 @@ extension ATTBearer {
         }
     }
 
-    /// The Handle Value Notification `pdu` is, when the bearer is open and it is well
-    /// formed: what `receive` would hand up as its one `.notification` action, without
-    /// building the action list. Nil for anything else (including a malformed
-    /// notification), which `receive` then handles. A host receiving a stream of
-    /// notifications asks this first.
-    public func notification(in pdu: ArraySlice<UInt8>) -> HandleValueNotification? {
-        guard case .open = lifecycle, pdu.first == ATTOpcode.handleValueNotification.rawValue else { return nil }
-        return try? HandleValueNotification(parsing: pdu)
+    /// The handle of the Handle Value Notification `pdu` is, when the bearer is open and
+    /// it is well formed (its value is `pdu.dropFirst(3)`): what `receive` would hand
+    /// up as its one `.notification` action, without building the action list or a
+    /// notification (whose value slice costs a retain and a release). Nil for anything
+    /// else (including a malformed notification), which `receive` then handles. A host
+    /// receiving a stream of notifications asks this first.
+    public func notificationHandle(in pdu: ArraySlice<UInt8>) -> UInt16? {
+        guard case .open = lifecycle, pdu.first == ATTOpcode.handleValueNotification.rawValue, pdu.count >= 3,
+              pdu.count - 3 <= ATTLimits.maximumAttributeValueLength else { return nil }
+        return pdu.littleEndianUInt16(at: 1)
     }
 
     /// Handles one PDU and returns what to do.

@@ -269,8 +269,10 @@ final class ControllerCore {
         case L2CAPChannelIdentifier.attribute:
             guard let link = link(frame.connectionHandle) else { return }
             // The streaming case first: a notification goes straight to the client.
-            if let notification = link.withBearer({ $0.notification(in: frame.payload) }) {
-                return link.client.deliver(GATTNotification(handle: notification.handle, value: Array(notification.value), isIndication: false),
+            if let handle = link.withBearer({ $0.notificationHandle(in: frame.payload) }) {
+                // Copied from the packet's memory: a slice of it would retain the packet.
+                let value = frame.payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[3...])) }
+                return link.client.deliver(GATTNotification(handle: handle, value: value, isIndication: false),
                                            staged: &stagedNotifications)
             }
             // A buffer kept between frames (taken, so that a nested use gets its own).

@@ -216,7 +216,9 @@ final class LoopRunner: Sendable {
         mutating func run(_ item: consuming Item, executor: UnownedTaskExecutor, runner: LoopRunner) {
             switch consume item {
             case let .host(slot, work):
-                guard slot < cores.count, let core = cores[slot] else {
+                // Not bound: a value needs no core until its run is applied, and binding
+                // one retains and releases it per value.
+                guard slot < cores.count, cores[slot] != nil else {
                     // Unreachable in practice: a host is retired between batches, with
                     // its queued work. A value here would keep its gate's slot, which
                     // only a host that is gone would miss.
@@ -227,7 +229,7 @@ final class LoopRunner: Sendable {
                 switch consume work {
                 case let .job(run, _):
                     applyUpdates()
-                    run(core)
+                    if let core = cores[slot] { run(core) }
                 case let .update(value, characteristic):
                     if slot != updatesSlot || characteristic !== updatesCharacteristic {
                         applyUpdates()

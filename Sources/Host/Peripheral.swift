@@ -30,9 +30,13 @@ public final class Peripheral: Sendable {
     private let listeners = PeripheralListeners()
     /// Admits `updateValue` calls without a round trip through the loop per value.
     private let updates = UpdateGate(capacity: Peripheral.updateQueueCapacity)
+    /// `controller.loop`, held here: reached through the controller, each value cost a
+    /// retain and a release of it.
+    private let loop: HostLoop
 
     private init(controller: Controller, database: GATTDatabase, info: ControllerInfo, readvertising: Readvertising) {
         self.controller = controller
+        self.loop = controller.loop
         self.database = database
         self.info = info
         let listeners = self.listeners
@@ -128,7 +132,7 @@ public final class Peripheral: Sendable {
     /// hand-off each (and, from a task on the peripheral's `HostEventLoop`, with none).
     public func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) -> Bool {
         guard updates.admit() else { return false }
-        return controller.loop.submitUpdate(value, for: characteristic, gate: updates)
+        return loop.submitUpdate(value, for: characteristic, gate: updates)
     }
 
     /// The current value of a characteristic with a stored value.

@@ -167,11 +167,11 @@ private struct ClientLink {
 
     mutating func deliver<P: GATTProcedure>(_ answer: [UInt8], _ procedure: inout P) -> P.Step? {
         // The host's shortcut for notifications must agree with `receive` on each PDU.
-        let shortcut = client.notification(in: answer[...])
+        let shortcut = client.notificationHandle(in: answer[...])
         let actions = client.receive(answer, now: now)
         if let shortcut {
-            require(actions == [.notification(handle: shortcut.handle, value: shortcut.value)],
-                    "notification(in:) and receive disagree on \(answer)")
+            require(actions == [.notification(handle: shortcut, value: answer[3...])],
+                    "notificationHandle(in:) and receive disagree on \(answer)")
         }
         for action in actions {
             switch action {
