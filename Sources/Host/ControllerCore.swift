@@ -253,6 +253,10 @@ final class ControllerCore {
     }
 
     private func handleACL(_ packet: HCIPacket) {
+        // The usual case, a frame in one packet, without the parse and the outcome.
+        if let whole = recombiner.wholeFrame(in: packet.bytes) {
+            return route(L2CAPFrame(connectionHandle: whole.handle, channel: whole.channel, payload: packet.bytes[whole.payload]))
+        }
         guard let acl = try? ACLDataPacket(parsing: packet.bytes) else { return }
         let outcome = recombiner.push(acl)
         if let dropped = outcome.dropped {

@@ -63,6 +63,39 @@ public struct L2CAPRecombiner: Sendable {
         partials[handle] = nil
     }
 
+    /// Where a frame that one ACL packet carries whole sits in the packet's bytes.
+    public struct WholeFrame: Sendable, Hashable {
+        public var handle: UInt16
+        public var channel: UInt16
+        /// The frame's payload, as indices into the packet's bytes.
+        public var payload: Range<Int>
+
+        public init(handle: UInt16, channel: UInt16, payload: Range<Int>) {
+            self.handle = handle
+            self.channel = channel
+            self.payload = payload
+        }
+    }
+
+    /// The frame an encoded ACL data packet (4-octet header, no H4 indicator) carries
+    /// whole, when no frame is in progress on any handle: exactly the frame `push`
+    /// would return for it, with no drop. Nil for anything else (a fragment, a short or
+    /// malformed packet, a frame too long, or any frame in progress), which the caller
+    /// then parses and `push`es.
+    ///
+    /// The host's receive path for a stream of small frames: it builds no
+    /// `ACLDataPacket`, `Outcome` or slice, each of which costs a retain and a release.
+    public func wholeFrame(in packet: ArraySlice<UInt8>) -> WholeFrame? {
+        guard partials.isEmpty, packet.count >= 8, Int(packet.littleEndianUInt16(at: 2)) == packet.count - 4 else { return nil }
+        let header = packet.littleEndianUInt16(at: 0)
+        // Packet_Boundary_Flag 0b01 is a continuation; the other three start a frame.
+        guard (header >> 12) & 0b11 != ACLDataPacket.PacketBoundary.continuing.rawValue else { return nil }
+        let length = Int(packet.littleEndianUInt16(at: 4))
+        guard length == packet.count - 8, length <= maximumPayloadLength else { return nil }
+        return WholeFrame(handle: header & 0x0FFF, channel: packet.littleEndianUInt16(at: 6),
+                          payload: (packet.startIndex + 8)..<packet.endIndex)
+    }
+
     /// What one ACL packet produced: a completed frame, a dropped one, both (a new
     /// frame that starts while an older one is incomplete), or neither (more to come).
     public struct Outcome: Sendable, Hashable {

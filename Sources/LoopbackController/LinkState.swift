@@ -115,12 +115,20 @@ struct LinkState: Sendable {
 
     /// ACL data from host `index`, to the other end of its connection.
     private mutating func forward(_ packet: HCIPacket, from index: Int) {
-        guard let acl = try? ACLDataPacket(parsing: packet.bytes),
-              let id = controllers[index].handles[acl.handle], let slot = connections.index(forKey: id) else {
+        // The header read in place (a parsed `ACLDataPacket` would slice out its data,
+        // a retain and a release per packet); a packet whose length field disagrees
+        // with its size is dropped as `ACLDataPacket(parsing:)` would refuse it.
+        let bytes = packet.bytes
+        guard bytes.count >= 4, Int(bytes.littleEndianUInt16(at: 2)) == bytes.count - 4 else {
             statistics.aclUnknownHandle += 1
             return
         }
-        guard acl.data.count <= bufferLength, controllers[index].buffersInUse < bufferCount else {
+        let handle = bytes.littleEndianUInt16(at: 0) & 0x0FFF
+        guard let id = controllers[index].handles[handle], let slot = connections.index(forKey: id) else {
+            statistics.aclUnknownHandle += 1
+            return
+        }
+        guard bytes.count - 4 <= bufferLength, controllers[index].buffersInUse < bufferCount else {
             // Data Buffer Overflow, Link_Type ACL (Core 5.4 Vol 4 Part E §7.7.26).
             statistics.bufferOverflows += 1
             deliver(HCIPacket(type: .event, bytes: [0x1A, 0x01, 0x01]), to: index)
@@ -130,6 +138,6 @@ struct LinkState: Sendable {
         statistics.peakBuffersInUse = max(statistics.peakBuffersInUse, controllers[index].buffersInUse)
         connections.values[slot].addInFlight(1, from: index)
         statistics.aclForwarded += 1
-        deliver(packet, to: connections.values[slot].other(than: index), credit: .init(controller: index, connection: id, handle: acl.handle))
+        deliver(packet, to: connections.values[slot].other(than: index), credit: .init(controller: index, connection: id, handle: handle))
     }
 }

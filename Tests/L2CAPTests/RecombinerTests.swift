@@ -188,6 +188,72 @@ import Testing
     }
 }
 
+/// `L2CAPRecombiner.wholeFrame(in:)`, the host's shortcut for a frame in one packet: it
+/// locates exactly the frame `push` returns, and declines everything `push` would
+/// refuse, hold or drop.
+@Suite struct WholeFrameShortcutTests {
+    /// A Handle Value Notification (1B 2A00 0102) on the ATT channel, handle 0x0040,
+    /// first automatically-flushable fragment: ACL header 40 20 0800, L2CAP 0400 0400.
+    static let notification: [UInt8] = [0x40, 0x20, 0x08, 0x00, 0x04, 0x00, 0x04, 0x00, 0x1B, 0x2A, 0x00, 0x01]
+
+    @Test func aFrameInOnePacketIsFoundWhereItLies() throws {
+        var r = L2CAPRecombiner()
+        let bytes = Self.notification
+        let whole = try #require(r.wholeFrame(in: bytes[...]))
+        #expect(whole == L2CAPRecombiner.WholeFrame(handle: 0x0040, channel: 4, payload: 8..<12))
+        let pushed = r.push(try ACLDataPacket(parsing: bytes[...]))
+        #expect(pushed.dropped == nil)
+        #expect(pushed.frame == L2CAPFrame(connectionHandle: 0x0040, channel: 4, payload: bytes[whole.payload]))
+        // Indices are the slice's own: the packet within a larger buffer.
+        let inBuffer = [0xEE, 0xEE, 0xEE] + bytes
+        #expect(r.wholeFrame(in: inBuffer[3...])?.payload == 11..<15)
+    }
+
+    @Test func everyStartFlagCountsAndAContinuationDoesNot() {
+        let r = L2CAPRecombiner()
+        for flags: UInt8 in [0x00, 0x20, 0x30, 0x60, 0xA0] {  // 0x60, 0xA0: broadcast bits set
+            var bytes = Self.notification
+            bytes[1] = flags
+            #expect(r.wholeFrame(in: bytes[...])?.handle == 0x0040, "flags \(flags)")
+        }
+        var continuation = Self.notification
+        continuation[1] = 0x10
+        #expect(r.wholeFrame(in: continuation[...]) == nil)
+    }
+
+    @Test func anEmptyFrameIsWhole() {
+        let bytes: [UInt8] = [0x40, 0x20, 0x04, 0x00, 0x00, 0x00, 0x04, 0x00]
+        #expect(L2CAPRecombiner().wholeFrame(in: bytes[...]) == L2CAPRecombiner.WholeFrame(handle: 0x0040, channel: 4, payload: 8..<8))
+    }
+
+    /// Each of these `push` refuses, holds or drops: the shortcut declines them all.
+    @Test(arguments: [
+        [0x40, 0x20, 0x03, 0x00, 0x00, 0x00, 0x04],                    // ACL data shorter than an L2CAP header
+        [0x40, 0x20, 0x09, 0x00, 0x04, 0x00, 0x04, 0x00, 0x1B, 0x2A, 0x00, 0x01],        // ACL length says 9, 8 present
+        [0x40, 0x20, 0x08, 0x00, 0x06, 0x00, 0x04, 0x00, 0x1B, 0x2A, 0x00, 0x01],        // L2CAP length 6, 4 present: a start
+        [0x40, 0x20, 0x08, 0x00, 0x02, 0x00, 0x04, 0x00, 0x1B, 0x2A, 0x00, 0x01],        // L2CAP length 2, 4 present: too long
+        [0x40, 0x20],                                                  // half a header
+        [],
+    ] as [[UInt8]])
+    func whatPushWouldNotCompleteIsDeclined(_ bytes: [UInt8]) {
+        #expect(L2CAPRecombiner().wholeFrame(in: bytes[...]) == nil)
+    }
+
+    @Test func aFrameOverTheLimitIsLeftToPushToDrop() {
+        var r = L2CAPRecombiner(maximumPayloadLength: 3)
+        #expect(r.wholeFrame(in: Self.notification[...]) == nil)
+        #expect(r.push(try! ACLDataPacket(parsing: Self.notification[...])).dropped == .frameTooLong(handle: 0x0040, length: 4, limit: 3))
+    }
+
+    @Test func aFrameInProgressAnywhereLeavesEveryPacketToPush() throws {
+        var r = L2CAPRecombiner()
+        // Handle 0x0041 has half a frame: a whole frame on 0x0040 still goes through push.
+        _ = r.push(ACLDataPacket(handle: 0x0041, packetBoundary: .firstNonFlushable, data: [0x08, 0x00, 0x04, 0x00, 0x1B][...]))
+        #expect(r.wholeFrame(in: Self.notification[...]) == nil)
+        #expect(r.push(try ACLDataPacket(parsing: Self.notification[...])).frame?.payload.count == 4)
+    }
+}
+
 /// A small deterministic generator for reproducible fuzz-style tests.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

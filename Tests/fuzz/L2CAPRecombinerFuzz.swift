@@ -10,7 +10,8 @@ import L2CAP
 /// agrees frame for frame with a straightforward model: per handle, join a start fragment
 /// and its continuations; a frame is complete when its basic header's length is met,
 /// dropped when exceeded or over the limit. No handle keeps a partial frame the model
-/// does not, and none holds more than the limit plus its header.
+/// does not, and none holds more than the limit plus its header. `wholeFrame(in:)`, the
+/// host's shortcut, agrees with `push` on every packet.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzL2CAPRecombiner(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -27,7 +28,19 @@ public func fuzzL2CAPRecombiner(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
         }
         let boundary = ACLDataPacket.PacketBoundary(rawValue: control >> 2 & 3) ?? .continuing
         let packet = ACLDataPacket(handle: handle, packetBoundary: boundary, data: fragment[...])
+        // The host's shortcut for a frame in one packet must be what `push` does, and be
+        // taken whenever `push` completes a frame from one packet with nothing pending.
+        let encoded = packet.encoded()
+        let whole = recombiner.wholeFrame(in: encoded[...])
+        let nothingPending = recombiner.pendingCount == 0
         let outcome = recombiner.push(packet)
+        if let whole {
+            require(outcome.dropped == nil && outcome.frame == L2CAPFrame(connectionHandle: whole.handle, channel: whole.channel, payload: encoded[whole.payload]),
+                    "wholeFrame(in:) and push disagree")
+        } else {
+            require(!(nothingPending && boundary.isStart && outcome.frame != nil && outcome.dropped == nil),
+                    "push completed a frame from one packet that wholeFrame(in:) did not take")
+        }
         let expected = model.push(fragment, handle: handle, isStart: boundary.isStart)
         require(outcome.frame?.channel == expected?.channel, "channel \(String(describing: outcome.frame?.channel)), model \(String(describing: expected?.channel))")
         require(outcome.frame?.payload.elementsEqual(expected?.payload ?? []) ?? (expected == nil), "payload differs from the model")
