@@ -12,6 +12,11 @@ enum LoopLayout: String, CaseIterable {
     /// sender's `updateValue` loop) or drains it (a receiver's stream) preferring that
     /// loop: one host per thread, so each thread's CPU time is what one host cost.
     case perHost = "per-host"
+    /// Two `HostEventLoop`s: the sending host on one, every receiving host on the other,
+    /// each with its tasks. With more links than cores, a thread per host measures
+    /// mostly threads waking each other; two threads on two cores measure the sending
+    /// host on its own and the receiving hosts together.
+    case split
 
     /// The sending host's loop and each receiving host's (nil: the host's own thread).
     func loops(receivers: Int) -> (sender: HostEventLoop?, receivers: [HostEventLoop?]) {
@@ -23,6 +28,13 @@ enum LoopLayout: String, CaseIterable {
             return (loop, Array(repeating: loop, count: receivers))
         case .perHost:
             return (HostEventLoop(name: "bench-sender"), (0..<receivers).map { HostEventLoop(name: "bench-recv-\($0)") })
+        case .split:
+            let receiving = HostEventLoop(name: "bench-receivers")
+            return (HostEventLoop(name: "bench-sender"), Array(repeating: receiving, count: receivers))
         }
     }
+
+    /// Whether the sending host's thread and the receiving hosts' threads run nothing
+    /// else, so that their CPU times are the hosts' costs.
+    var measuresEachSide: Bool { self == .perHost || self == .split }
 }

@@ -129,13 +129,15 @@ final class NotificationBench: Sendable {
         await withTaskExecutorPreference(senderLoop) { await measure(warmup: warmup, count: count) }
     }
 
-    /// The CPU time of each host's loop thread so far, read by a task on it; nil unless
-    /// every host has a `HostEventLoop` of its own.
+    /// The CPU time of the sending host's loop thread and of the receiving hosts' loop
+    /// threads (each counted once) so far, read by a task on each; nil unless the
+    /// layout keeps the two sides on threads of their own.
     private func hostThreadSeconds() async -> (sender: Double, receivers: Double)? {
-        guard layout == .perHost, let senderLoop else { return nil }
+        guard layout.measuresEachSide, let senderLoop else { return nil }
         let sender = await Task(executorPreference: senderLoop) { CPUClock.threadSeconds() }.value
         var receivers = 0.0
-        for loop in receiverLoops {
+        var seen = Set<ObjectIdentifier>()
+        for case let loop? in receiverLoops where seen.insert(ObjectIdentifier(loop)).inserted {
             receivers += await Task(executorPreference: loop) { CPUClock.threadSeconds() }.value
         }
         return (sender, receivers)

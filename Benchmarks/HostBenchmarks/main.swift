@@ -15,12 +15,12 @@ import Transport
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print("""
     usage: swift-att-host-benchmarks [--quick] [--no-bumble] [--only LENGTH/LINKS]
-                                     [--own-loops | --shared-loop | --per-host] [--buffers N]
+                                     [--own-loops | --shared-loop | --per-host | --split] [--buffers N]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
-      --own-loops, --shared-loop, --per-host
-                     one way of placing hosts and tasks on threads (default: all three)
+      --own-loops, --shared-loop, --per-host, --split
+                     one way of placing hosts and tasks on threads (default: all four)
       --buffers N    the loopback controllers' LE ACL buffer count (default 64)
     """)
     exit(0)
@@ -45,11 +45,12 @@ let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { i in
 let bufferCount = CommandLine.arguments.firstIndex(of: "--buffers").flatMap { i in
     CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
 } ?? 64
-// Each case runs in every `LoopLayout`; `--own-loops`, `--shared-loop` or `--per-host`
-// runs one.
+// Each case runs in every `LoopLayout`; `--own-loops`, `--shared-loop`, `--per-host` or
+// `--split` runs one.
 let layouts: [LoopLayout] = CommandLine.arguments.contains("--shared-loop") ? [.shared]
     : CommandLine.arguments.contains("--own-loops") ? [.own]
-    : CommandLine.arguments.contains("--per-host") ? [.perHost] : LoopLayout.allCases
+    : CommandLine.arguments.contains("--per-host") ? [.perHost]
+    : CommandLine.arguments.contains("--split") ? [.split] : LoopLayout.allCases
 let cases = allCases.filter { c in only.map { $0 == "\(c.valueLength)/\(c.connections)" } ?? true }
 
 /// swift-att over the loopback link: the median of `runs` runs of `count` values.
@@ -71,7 +72,8 @@ func loopback(_ c: Case, count: Int, layout: LoopLayout) async throws -> Sample 
 print("Host throughput: notifications from one swift-att peripheral to N swift-att centrals over the")
 print("in-process loopback controllers (LE ACL 251 B × \(bufferCount) buffers, ATT_MTU 517), median of \(runs) run(s);")
 print("loops: \"own\" = a loop thread per host, tasks on the global executor; \"shared\" = one HostEventLoop for all;")
-print("\"per-host\" = a HostEventLoop per host, each with the task that feeds or drains it")
+print("\"per-host\" = a HostEventLoop per host, each with the task that feeds or drains it; \"split\" = one")
+print("HostEventLoop for the sending host and one for all the receiving hosts, each with its tasks")
 print()
 var swiftSamples: [(Case, LoopLayout, Sample)] = []
 var table = Table(["value B", "links", "loops", "notifications", "wall s", "notif/s", "CPU µs/notif", "notif/CPU-s"])
@@ -87,18 +89,18 @@ for layout in layouts {
 print(table.render())
 
 // One host at a time: with a loop per host, each thread's CPU time is one host's cost.
-let perHost = swiftSamples.compactMap { c, _, s in s.hostCPUSeconds.map { (c, s, $0) } }
+let perHost = swiftSamples.compactMap { c, layout, s in s.hostCPUSeconds.map { (c, layout, s, $0) } }
 if !perHost.isEmpty {
     print()
-    print("Each host on its own (per-host loops): the CPU time of the sending host's thread, and of the receiving")
-    print("hosts' threads together, per notification: everything one host does, from the application's updateValue")
-    print("to HCI, or from HCI to the application's stream, with its share of the loopback controller and the")
-    print("wake-ups between threads; \"rest\" is the process's other CPU time (the benchmark's main task)")
+    print("Each side on its own (per-host and split loops): the CPU time of the sending host's thread, and of the")
+    print("receiving hosts' thread(s) together, per notification: everything the hosts do, from the application's")
+    print("updateValue to HCI, or from HCI to the application's stream, with their share of the loopback controller")
+    print("and the wake-ups between threads; \"rest\" is the process's other CPU time (the benchmark's main task)")
     print()
-    var hosts = Table(["value B", "links", "sender µs/notif", "sender notif/CPU-s", "receiver µs/notif", "receiver notif/CPU-s", "rest µs/notif"])
-    for (c, s, h) in perHost {
+    var hosts = Table(["value B", "links", "loops", "sender µs/notif", "sender notif/CPU-s", "receiver µs/notif", "receiver notif/CPU-s", "rest µs/notif"])
+    for (c, layout, s, h) in perHost {
         let n = Double(s.delivered)
-        hosts.add([String(c.valueLength), String(c.connections), format(h.sender * 1e6 / n, decimals: 2), formatRate(n / h.sender),
+        hosts.add([String(c.valueLength), String(c.connections), layout.rawValue, format(h.sender * 1e6 / n, decimals: 2), formatRate(n / h.sender),
                    format(h.receivers * 1e6 / n, decimals: 2), formatRate(n / h.receivers),
                    format((s.cpuSeconds - h.sender - h.receivers) * 1e6 / n, decimals: 2)])
     }
