@@ -8,8 +8,9 @@ import GATT
 /// Input: per step a control octet; bits 0-1 pick the connection, bits 2-4 the event:
 /// 0-3 a record with a PDU from that client; 4 the link's security and authorization
 /// change (next octet); 5 the client disconnects and reconnects (connection 2 is bonded);
-/// 6 the application pushes a record as a new value (or, record starting FF, swaps the
-/// database: Service Changed); 7 time passes the 30-second transaction timeout.
+/// 6 the application pushes a record as a new value (a run of values when its second
+/// octet's top bit is set; or, record starting FF, swaps the database: Service
+/// Changed); 7 time passes the 30-second transaction timeout.
 ///
 /// Never a trap. Every request the bearer serves gets exactly one answer from the server,
 /// which the bearer accepts: the right response opcode (or an Error Response naming the
@@ -92,6 +93,19 @@ private struct ServerHarness {
         }
         guard !characteristics.isEmpty else { return }
         let characteristic = characteristics[Int(value.first ?? 0) % characteristics.count]
+        // A record whose second octet has its top bit set is a run of values handed over
+        // together (the host's loop does that when `updateValue` comes faster than it
+        // turns): cut into pieces at each 0xFE octet.
+        if value.count > 1, value[1] & 0x80 != 0 {
+            let run = value.split(separator: 0xFE, omittingEmptySubsequences: false).map { Array($0) }
+            var pushed = 0
+            server.update(characteristic, values: run) { connection, pdu in
+                pushed += 1
+                offer(pdu, on: Int(connection.rawValue))
+            }
+            require(pushed % run.count == 0, "\(pushed) PDUs for a run of \(run.count) values")
+            return
+        }
         for (connection, pdu) in server.update(characteristic, value: value) {
             offer(pdu, on: Int(connection.rawValue))
         }
