@@ -8,8 +8,12 @@ final class AttributeLink {
     /// notification, Read Response or Write Request.
     static let receiveMTU = 517
     /// How many of our requests, and separately indications, may wait in the bearer
-    /// behind the outstanding one. `Peripheral.updateQueueCapacity` is derived from it.
-    static let bearerQueueLimit = 64
+    /// behind the outstanding one. `Peripheral.updateQueueCapacity` is derived from it:
+    /// at 128 the gate lets a stream hand the loop 64 values a turn, and each turn's fixed
+    /// costs (its `poll`, the application's wake-up for `.readyToUpdate`) are shared by
+    /// twice as many values as at 64 (measured: about a tenth less CPU per notification
+    /// with one link, shared loop).
+    static let bearerQueueLimit = 128
 
     let handle: UInt16
     var bearer: ATTBearer
