@@ -127,11 +127,11 @@ extension ControllerCore {
         _ id: Int, on handle: UInt16, valueHandle: UInt16?, _ channel: NotificationChannel
     ) {
         guard let link = link(handle) else { return channel.finish(throwing: Self.notConnected) }
-        link.client.listeners[id] = .init(handle: valueHandle, staging: NotificationStaging(channel: channel))
+        link.client.setListener(.init(id: id, handle: valueHandle, staging: NotificationStaging(channel: channel)))
     }
 
     func removeNotificationListener(_ id: Int, on handle: UInt16) {
-        link(handle)?.client.listeners[id] = nil
+        link(handle)?.client.removeListener(id)
     }
 
     /// Hands each listener the values staged for it during the batch just handled,

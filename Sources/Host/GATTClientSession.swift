@@ -17,10 +17,13 @@ final class GATTClientSession {
     }
 
     struct Listener {
+        let id: Int
         /// Only this value handle's values; `nil` for every value.
         let handle: UInt16?
         let staging: NotificationStaging
         var channel: NotificationChannel { staging.channel }
+
+        func accepts(_ valueHandle: UInt16) -> Bool { handle == nil || handle == valueHandle }
     }
 
     struct WaitingCommand {
@@ -30,16 +33,38 @@ final class GATTClientSession {
 
     var waiting: [any ProcedureDriver] = []
     var running: Running?
-    var listeners: [Int: Listener] = [:]
+    /// In the order they were added. An array, not a dictionary keyed by id: a link has
+    /// a listener or two, and each value walks them (a dictionary's walk retains its
+    /// storage and copies each entry out).
+    private(set) var listeners: [Listener] = []
     var commands: [WaitingCommand] = []
 
     /// Stages a value for its listeners; a listener's first value of the batch adds it
     /// to `staged`, which the loop flushes (and whose waiting consumers it wakes) once it
     /// has handled the whole batch it read.
-    func deliver(_ notification: GATTNotification, staged: inout [NotificationStaging]) {
-        for listener in listeners.values where listener.handle == nil || listener.handle == notification.handle {
-            listener.staging.stage(notification, in: &staged)
+    ///
+    /// The last listener that takes it gets the value itself, the others a copy: with one
+    /// listener, the value moves from the packet's copy into the stream without a retain.
+    func deliver(_ notification: consuming GATTNotification, staged: inout [NotificationStaging]) {
+        var last: Int?
+        for index in listeners.indices where listeners[index].accepts(notification.handle) {
+            if let previous = last { listeners[previous].staging.stage(copy notification, in: &staged) }
+            last = index
         }
+        if let last { listeners[last].staging.stage(notification, in: &staged) }
+    }
+
+    /// Adds listener `id`, or replaces the one with that id.
+    func setListener(_ listener: Listener) {
+        if let index = listeners.firstIndex(where: { $0.id == listener.id }) {
+            listeners[index] = listener
+        } else {
+            listeners.append(listener)
+        }
+    }
+
+    func removeListener(_ id: Int) {
+        listeners.removeAll { $0.id == id }
     }
 
     /// The link is gone: everything waiting fails with `error`, every listener ends with it.
@@ -48,7 +73,7 @@ final class GATTClientSession {
         running = nil
         waiting.removeAll()
         for driver in drivers { driver.fail(error) }
-        for listener in listeners.values {
+        for listener in listeners {
             // Values staged during this batch reach the consumer before the end does;
             // handing them over takes the waiting consumer out of the channel, so it is
             // woken here (the end finds nobody left to wake).

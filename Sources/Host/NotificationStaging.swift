@@ -11,7 +11,7 @@ final class NotificationStaging {
     }
 
     /// Holds `notification`; the first of a batch joins `staged`, the listeners to flush.
-    func stage(_ notification: GATTNotification, in staged: inout [NotificationStaging]) {
+    func stage(_ notification: consuming GATTNotification, in staged: inout [NotificationStaging]) {
         if pending.isEmpty { staged.append(self) }
         pending.append(notification)
     }

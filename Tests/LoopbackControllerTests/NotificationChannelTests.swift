@@ -66,6 +66,36 @@ import Testing
         #expect(channel.append(contentsOf: &empty) == nil)
     }
 
+    /// Every listener that wants a value gets it, in order, whether the value moves into
+    /// the last one's batch or is copied for the others; one that wants another handle's
+    /// values gets none of these. Listeners are replaced and removed by id.
+    @Test func eachListenerGetsTheValuesItWants() async {
+        let session = GATTClientSession()
+        let all = NotificationChannel(limit: 8), same = NotificationChannel(limit: 8), other = NotificationChannel(limit: 8)
+        let gone = NotificationChannel(limit: 8)
+        session.setListener(.init(id: 1, handle: nil, staging: NotificationStaging(channel: gone)))
+        session.setListener(.init(id: 1, handle: nil, staging: NotificationStaging(channel: all)))
+        session.setListener(.init(id: 2, handle: 0x0010, staging: NotificationStaging(channel: same)))
+        session.setListener(.init(id: 3, handle: 0x0011, staging: NotificationStaging(channel: other)))
+        session.setListener(.init(id: 4, handle: nil, staging: NotificationStaging(channel: gone)))
+        session.removeListener(4)
+        #expect(session.listeners.map(\.id) == [1, 2, 3])
+        var staged: [NotificationStaging] = []
+        for notification in Self.values(0..<3) { session.deliver(notification, staged: &staged) }
+        #expect(staged.count == 2)
+        for staging in staged { _ = staging.flush() }
+        for (channel, expected) in [(all, [0, 1, 2]), (same, [0, 1, 2]), (other, []), (gone, [])] {
+            channel.finish()
+            var batch: [GATTNotification] = []
+            var values: [Int] = []
+            while case .values = await channel.take(into: &batch) {
+                values += batch.map { Int($0.value[0]) }
+                batch.removeAll()
+            }
+            #expect(values == expected)
+        }
+    }
+
     /// A link going down in the middle of a batch: the values staged for a consumer that
     /// is waiting reach it, then the error does. The wake-up the staged batch owes must
     /// not be lost when the stream ends in the same breath.
@@ -73,7 +103,7 @@ import Testing
         let session = GATTClientSession()
         let channel = NotificationChannel(limit: 8)
         let staging = NotificationStaging(channel: channel)
-        session.listeners[1] = .init(handle: nil, staging: staging)
+        session.setListener(.init(id: 1, handle: nil, staging: staging))
         // The consumer runs inside the bounded wait, so that a lost wake-up fails the
         // test (the wait cancels it) rather than hanging it.
         async let outcome = withTimeout(.seconds(10)) { () -> (values: [Int], ended: Bool)? in
