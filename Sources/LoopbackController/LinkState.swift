@@ -88,9 +88,10 @@ struct LinkState: Sendable {
                 owed.append((credit.controller, credit.handle, 1))
             }
         }
-        var sent = Set<Int>()
-        for entry in owed where sent.insert(entry.controller).inserted {
-            let entries = owed.filter { $0.controller == entry.controller }.map {
+        // One event per controller, its handles in the order first credited (a lazy walk:
+        // this runs for every batch a host takes, and owed has an entry or two).
+        for (index, entry) in owed.enumerated() where !owed[..<index].contains(where: { $0.controller == entry.controller }) {
+            let entries = owed[index...].lazy.filter { $0.controller == entry.controller }.map {
                 NumberOfCompletedPackets.Entry(connectionHandle: $0.handle, numCompletedPackets: $0.count)
             }
             send(NumberOfCompletedPackets(entries: entries), to: entry.controller)

@@ -22,17 +22,24 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
         var timeout: Duration
     }
 
+    @usableFromInline
     struct InFlight: Sendable {
-        var token: Token
-        var opcode: HCIOpcode
-        var deadline: ContinuousClock.Instant
+        @usableFromInline var token: Token
+        @usableFromInline var opcode: HCIOpcode
+        @usableFromInline var deadline: ContinuousClock.Instant
+
+        init(token: Token, opcode: HCIOpcode, deadline: ContinuousClock.Instant) {
+            self.token = token
+            self.opcode = opcode
+            self.deadline = deadline
+        }
     }
 
     /// Commands the controller will accept now.
     public private(set) var credits: Int
     var waiting: [Waiting] = []
     var waitingStart = 0
-    var inFlight: [InFlight] = []
+    @usableFromInline var inFlight: [InFlight] = []
     var abandoned: [HCIOpcode: Int] = [:]
 
     public init(initialCredits: Int = 1) {
@@ -42,12 +49,14 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     /// Commands submitted but not yet sent for lack of credit.
     public var waitingCount: Int { waiting.count - waitingStart }
     /// Commands sent and not yet answered.
-    public var inFlightCount: Int { inFlight.count }
+    ///
+    /// Inlinable, as `nextDeadline` is: the host asks both on every turn of its loop, and
+    /// from another module a generic type's members run unspecialized, looking up the
+    /// type's metadata on each call.
+    @inlinable public var inFlightCount: Int { inFlight.count }
 
     /// The earliest deadline of a command in flight: when to call `expire` next.
-    public var nextDeadline: ContinuousClock.Instant? {
-        // A loop, not `map(\.deadline).min()`: the host asks on every turn of its loop,
-        // from another module, where this generic type runs unspecialized.
+    @inlinable public var nextDeadline: ContinuousClock.Instant? {
         guard !inFlight.isEmpty else { return nil }
         var earliest = inFlight[0].deadline
         for entry in inFlight.dropFirst() where entry.deadline < earliest { earliest = entry.deadline }
