@@ -22,7 +22,11 @@ public struct NumberOfCompletedPackets: HCIEventParameters, Hashable {
     /// The handle/count pairs, interleaved on the wire.
     public struct Entries: RandomAccessCollection, Sendable, Hashable {
         /// Exactly 4 octets per entry.
-        let bytes: ArraySlice<UInt8>
+        @usableFromInline let bytes: ArraySlice<UInt8>
+
+        @usableFromInline init(bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+        }
 
         public var startIndex: Int { 0 }
         public var endIndex: Int { bytes.count / 4 }
@@ -36,6 +40,10 @@ public struct NumberOfCompletedPackets: HCIEventParameters, Hashable {
     public var entries: Entries
 
     /// At most 63 entries fit in one event; callers keep within that.
+    ///
+    /// Inlinable: generic over the sequence, it ran unspecialized from other modules, a
+    /// protocol call per element (a controller crediting each batch of packets builds one).
+    @inlinable
     public init(entries: some Sequence<Entry>) {
         var bytes: [UInt8] = []
         for e in entries {
