@@ -65,8 +65,14 @@ enum ATTWire {
     /// An attribute value within the 512-octet limit.
     @inlinable
     static func checkValue(_ value: ArraySlice<UInt8>, of opcode: ATTOpcode) throws(ATTDecodingError) {
-        guard value.count <= ATTLimits.maximumAttributeValueLength else {
-            throw .valueTooLong(opcode, length: value.count)
+        try checkValueLength(value.count, of: opcode)
+    }
+
+    /// An attribute value of `length` octets is within the 512-octet limit.
+    @inlinable
+    static func checkValueLength(_ length: Int, of opcode: ATTOpcode) throws(ATTDecodingError) {
+        guard length <= ATTLimits.maximumAttributeValueLength else {
+            throw .valueTooLong(opcode, length: length)
         }
     }
 

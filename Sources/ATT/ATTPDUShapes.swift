@@ -83,10 +83,18 @@ public protocol ATTHandleValuePDU: ATTPDUCodable {
 extension ATTHandleValuePDU {
     @inlinable @inline(__always)
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        let handle = try Self.handle(in: pdu)
+        self.init(handle: handle, value: pdu.bytes(from: 3))
+    }
+
+    /// The handle of a PDU of this kind, checked as `init(parsing:)` checks it (the value
+    /// is `pdu.dropFirst(3)`), without slicing out the value: for a receiver that copies
+    /// the value out itself, as a host does with a stream of notifications.
+    @inlinable @inline(__always)
+    public static func handle(in pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) -> UInt16 {
         try ATTWire.check(pdu, is: Self.opcode, atLeast: 3)
-        let value = pdu.bytes(from: 3)
-        try ATTWire.checkValue(value, of: Self.opcode)
-        self.init(handle: pdu.littleEndianUInt16(at: 1), value: value)
+        try ATTWire.checkValueLength(pdu.count - 3, of: Self.opcode)
+        return pdu.littleEndianUInt16(at: 1)
     }
 
     public var encodedLength: Int { 3 + value.count }

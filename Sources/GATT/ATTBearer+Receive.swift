@@ -26,9 +26,8 @@ extension ATTBearer {
     /// else (including a malformed notification), which `receive` then handles. A host
     /// receiving a stream of notifications asks this first.
     public func notificationHandle(in pdu: ArraySlice<UInt8>) -> UInt16? {
-        guard case .open = lifecycle, pdu.first == ATTOpcode.handleValueNotification.rawValue, pdu.count >= 3,
-              pdu.count - 3 <= ATTLimits.maximumAttributeValueLength else { return nil }
-        return pdu.littleEndianUInt16(at: 1)
+        guard case .open = lifecycle, pdu.first == ATTOpcode.handleValueNotification.rawValue else { return nil }
+        return try? HandleValueNotification.handle(in: pdu)
     }
 
     /// Handles one PDU and returns what to do.

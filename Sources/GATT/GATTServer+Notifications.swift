@@ -44,11 +44,11 @@ extension GATTServer {
         // Each PDU slices its value straight from where it lives (the run, or the
         // server's table for a fixed length): an intermediate slice would cost a retain
         // and a release per value.
-        var fixedSlot: Int?
+        var fixed: GATTDatabase.StoredValue?
         var maximum = limit
         if let stored = entry.storedValue {
             switch stored.length {
-            case .fixed: fixedSlot = stored.slot
+            case .fixed: fixed = stored
             case let .variable(n): maximum = min(n, limit)
             }
         }
@@ -57,15 +57,15 @@ extension GATTServer {
             // stored before it is sent; a variable-length one is sent as given (cut to
             // its maximum) and only the last is kept.
             let length: Int
-            if let slot = fixedSlot {
-                store(run[index], in: entry.storedValue!)
-                length = min(values[slot].count, limit)
+            if let fixed {
+                store(run[index], in: fixed)
+                length = min(values[fixed.slot].count, limit)
             } else {
                 length = min(run[index].count, maximum)
             }
             for subscriber in subscribers {
                 let cut = min(length, subscriber.mtu - 3)
-                let part = fixedSlot.map { values[$0][..<cut] } ?? run[index][..<cut]
+                let part = fixed.map { values[$0.slot][..<cut] } ?? run[index][..<cut]
                 deliver(subscriber.id, Self.pdu(handle: entry.valueHandle, value: part, configuration: subscriber.configuration))
             }
         }
@@ -204,7 +204,6 @@ extension GATTServer {
 
     func push(_ entry: GATTDatabase.CharacteristicEntry, value: [UInt8], only: ConnectionID?,
               _ deliver: (ConnectionID, ATTPDU) -> Void) {
-        let readAccess = entry.readAccess
         // A value the server holds is pushed as stored (a fixed-length one keeps its
         // other octets); a dynamic one as given.
         let pushed: ArraySlice<UInt8>
@@ -214,12 +213,9 @@ extension GATTServer {
         } else {
             pushed = value.prefix(ATTLimits.maximumAttributeValueLength)
         }
-        for id in connectionOrder where only == nil || only == id {
-            // Read in place: a `ConnectionState` copied out of the dictionary would retain
-            // its arrays and dictionaries, for each subscriber of each value.
-            guard let slot = connections.index(forKey: id),
-                  let (configuration, mtu) = connections.values[slot].push(entry.valueHandle, readAccess: readAccess) else { continue }
-            deliver(id, Self.pdu(handle: entry.valueHandle, value: pushed.prefix(mtu - 3), configuration: configuration))
+        forEachSubscriber(of: entry, only: only) { subscriber in
+            deliver(subscriber.id, Self.pdu(handle: entry.valueHandle, value: pushed.prefix(subscriber.mtu - 3),
+                                            configuration: subscriber.configuration))
         }
     }
 
@@ -233,12 +229,19 @@ extension GATTServer {
     /// The connections `entry`'s value goes to now, in connection order.
     func subscribers(of entry: GATTDatabase.CharacteristicEntry, only: ConnectionID?) -> [Subscriber] {
         var subscribers: [Subscriber] = []
+        forEachSubscriber(of: entry, only: only) { subscribers.append($0) }
+        return subscribers
+    }
+
+    /// Calls `body` for each connection `entry`'s value goes to now, in connection order.
+    func forEachSubscriber(of entry: GATTDatabase.CharacteristicEntry, only: ConnectionID?, _ body: (Subscriber) -> Void) {
         for id in connectionOrder where only == nil || only == id {
+            // Read in place: a `ConnectionState` copied out of the dictionary would retain
+            // its arrays and dictionaries, for each subscriber of each value.
             guard let slot = connections.index(forKey: id),
                   let (configuration, mtu) = connections.values[slot].push(entry.valueHandle, readAccess: entry.readAccess) else { continue }
-            subscribers.append(Subscriber(id: id, configuration: configuration, mtu: mtu))
+            body(Subscriber(id: id, configuration: configuration, mtu: mtu))
         }
-        return subscribers
     }
 
     /// A notification when the client asked for them (even if it asked for indications

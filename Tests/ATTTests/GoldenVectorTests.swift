@@ -45,6 +45,10 @@ struct GoldenVectorTests {
         // The concrete type's own parser agrees with the dispatching one.
         let concrete = try type(of: pdu.payload).init(parsing: bytes)
         #expect(concrete.encoded() == bytes)
+        // A handle/value PDU's handle-only check finds the same handle.
+        if let shaped = concrete as? any ATTHandleValuePDU {
+            #expect(try type(of: shaped).handle(in: bytes[...]) == shaped.handle)
+        }
     }
 
     @Test("builds from its fields through the public initialisers", arguments: GoldenVector.all)

@@ -47,9 +47,13 @@ struct MalformedInputTests {
         let expected = try #require(v.expectedError)
         #expect(throws: expected) { try ATTPDU(parsing: v.bytes) }
 
-        // The PDU type's own parser says the same.
+        // The PDU type's own parser says the same, and so does a handle/value PDU's
+        // handle-only check.
         if let first = v.bytes.first, let type = ATTPDUTypes.type(for: first) {
             #expect(throws: expected) { try type.init(parsing: v.bytes) }
+            if let shape = type as? any ATTHandleValuePDU.Type {
+                #expect(throws: expected) { try shape.handle(in: v.bytes[...]) }
+            }
         }
         #expect(!expected.description.isEmpty)
     }

@@ -27,12 +27,6 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
         @usableFromInline var token: Token
         @usableFromInline var opcode: HCIOpcode
         @usableFromInline var deadline: ContinuousClock.Instant
-
-        init(token: Token, opcode: HCIOpcode, deadline: ContinuousClock.Instant) {
-            self.token = token
-            self.opcode = opcode
-            self.deadline = deadline
-        }
     }
 
     /// Commands the controller will accept now.
