@@ -22,6 +22,8 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
       --own-loops, --shared-loop, --per-host, --split
                      one way of placing hosts and tasks on threads (default: all four)
       --buffers N    the loopback controllers' LE ACL buffer count (default 64)
+      --count N      notifications measured per case on the loopback link (default 400000;
+                     4000 with --quick), shared among the links
     """)
     exit(0)
 }
@@ -51,6 +53,10 @@ let layouts: [LoopLayout] = CommandLine.arguments.contains("--shared-loop") ? [.
     : CommandLine.arguments.contains("--own-loops") ? [.own]
     : CommandLine.arguments.contains("--per-host") ? [.perHost]
     : CommandLine.arguments.contains("--split") ? [.split] : LoopLayout.allCases
+// `--count N`: notifications measured per case (all links together) on the loopback link.
+let loopbackCount = CommandLine.arguments.firstIndex(of: "--count").flatMap { i in
+    CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
+} ?? (quick ? 4_000 : 400_000)
 let cases = allCases.filter { c in only.map { $0 == "\(c.valueLength)/\(c.connections)" } ?? true }
 
 /// swift-att over the loopback link: the median of `runs` runs of `count` values.
@@ -79,7 +85,7 @@ var swiftSamples: [(Case, LoopLayout, Sample)] = []
 var table = Table(["value B", "links", "loops", "notifications", "wall s", "notif/s", "CPU µs/notif", "notif/CPU-s"])
 for layout in layouts {
     for c in cases {
-        let count = (quick ? 4_000 : 40_000) / c.connections
+        let count = loopbackCount / c.connections
         let s = try await loopback(c, count: count, layout: layout)
         swiftSamples.append((c, layout, s))
         table.add([String(c.valueLength), String(c.connections), layout.rawValue, String(s.delivered), format(s.wallSeconds, decimals: 3),

@@ -134,7 +134,15 @@ final class LoopRunner: Sendable {
         // batch allocates nothing.
         var ready = MoveQueue<Item>()
         while true {
-            let pending = state.withLock { !$0.items.isEmpty }
+            // A transport that hands packets over in memory says whether some already
+            // wait: nothing wrote to its descriptor while the loop was running.
+            var inMemory = false
+            for (index, slot) in hosts.active.enumerated() {
+                let waiting = hosts.cores[slot]!.transport.prepareToWait()
+                hosts.waiting[index] = waiting
+                inMemory = inMemory || waiting
+            }
+            let pending = inMemory || state.withLock { !$0.items.isEmpty }
             // The earliest deadline of any host, found without allocating (every turn).
             var earliest: ContinuousClock.Instant?
             if !pending {
@@ -151,11 +159,12 @@ final class LoopRunner: Sendable {
                     core.fail(.transport(.systemCall("poll", error, context: core.transport.name)))
                 }
             }
+            for slot in hosts.active { hosts.cores[slot]!.transport.finishedWaiting() }
             if hosts.fds[0].revents != 0 { wake.drain() }
             state.withLock { s in s.items.exchange(with: &ready) }
             ready.drain { item in hosts.run(item, executor: executor, runner: self) }
             hosts.applyUpdates()
-            for (index, slot) in hosts.active.enumerated() where hosts.fds[index + 1].revents != 0 {
+            for (index, slot) in hosts.active.enumerated() where hosts.fds[index + 1].revents != 0 || hosts.waiting[index] {
                 let core = hosts.cores[slot]!
                 if core.isRunning { core.readTransport() }
             }
@@ -173,6 +182,7 @@ final class LoopRunner: Sendable {
                     hosts.cores[slot] = nil
                 }
                 hosts.active.removeAll { hosts.cores[$0] == nil }
+                hosts.waiting = Array(repeating: false, count: hosts.active.count)
                 hosts.fds.removeSubrange(1...)
                 for slot in hosts.active {
                     hosts.fds.append(pollfd(fd: hosts.cores[slot]!.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
@@ -197,6 +207,9 @@ final class LoopRunner: Sendable {
         /// Slots with a running core, in the order of their descriptors in `fds`.
         var active: [Int] = []
         var fds: [pollfd]
+        /// Whether each active host's transport said before `poll` that packets wait in
+        /// memory (`HCITransport.prepareToWait`), in the order of `active`.
+        var waiting: [Bool] = []
         var hadHost = false
         /// `updateValue` values for one host's characteristic that came off the queue
         /// back to back: applied as one run (`ControllerCore.applyUpdates`) when another
@@ -248,6 +261,7 @@ final class LoopRunner: Sendable {
                 while cores.count <= slot { cores.append(nil) }
                 cores[slot] = core
                 active.append(slot)
+                waiting.append(false)
                 fds.append(pollfd(fd: core.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
             case let .task(job):
                 applyUpdates()

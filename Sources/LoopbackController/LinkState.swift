@@ -48,12 +48,18 @@ struct LinkState: Sendable {
     // MARK: Toward the hosts
 
     /// Queues a packet for controller `index`'s host, waking its loop when the queue
-    /// was empty (one wake-up per batch, not per packet).
+    /// was empty (one wake-up per batch, not per packet) and the loop may be blocked
+    /// (`WakePipe`: a running loop looks before it blocks).
     mutating func deliver(_ packet: HCIPacket, to index: Int, credit: Delivery.Credit? = nil) {
         guard let wake = controllers[index].wakePipe else { return }
         let wasEmpty = controllers[index].inbox.isEmpty
         controllers[index].inbox.append(Delivery(packet: packet, credit: credit))
-        if wasEmpty { wakes.append(wake) }
+        guard wasEmpty else { return }
+        wake.packetsWaiting.store(true, ordering: .sequentiallyConsistent)
+        if wake.hostMayBeWaiting.load(ordering: .sequentiallyConsistent) {
+            wake.bytesDue.add(1, ordering: .relaxed)
+            wakes.append(wake)
+        }
     }
 
     mutating func send(_ event: some HCIEventParameters, to index: Int) {
@@ -68,6 +74,7 @@ struct LinkState: Sendable {
     /// side allocates in the steady state.
     mutating func take(_ index: Int, into batch: inout [Delivery]) {
         swap(&controllers[index].inbox, &batch)
+        controllers[index].wakePipe?.packetsWaiting.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// The host is taking these packets: the ACL among them frees its senders'

@@ -16,6 +16,8 @@ final class LoopbackTransport: HCITransport {
     /// Swapped with the controller's inbox on each receive: no allocation per batch.
     private var batch: [Delivery] = []
     private var drain = [UInt8](repeating: 0, count: 64)
+    /// Wake-up bytes read so far (`WakePipe.bytesDue` counts those written).
+    private var bytesRead = 0
 
     init(link: LoopbackLink, index: Int) throws(TransportError) {
         name = "loopback:\(index)"
@@ -30,21 +32,40 @@ final class LoopbackTransport: HCITransport {
     deinit { close() }
 
     func receive(_ handler: (HCIPacket) -> Void) throws(TransportError) {
-        guard fileDescriptor >= 0 else { throw .closed(name) }
-        // Empty the pipe first: a packet queued after this read writes a new byte.
-        while drain.withUnsafeMutableBytes({ read(fileDescriptor, $0.baseAddress!, $0.count) }) == drain.count {}
+        guard fileDescriptor >= 0, let wakePipe else { throw .closed(name) }
         let index = self.index
         // One lock for both: the packets leave the controller for the host here, which
         // frees their senders' buffers (the hosts' loops contend for this lock).
         var batch = self.batch
         self.batch = []
-        link.update { s in
+        let written = link.update { s in
             s.take(index, into: &batch)
             s.credit(batch)
+            return wakePipe.bytesDue.load(ordering: .relaxed)
+        }
+        // Only the bytes written for what was just taken (counted under the same lock):
+        // one written later is for packets still waiting, and must stay to wake a loop
+        // that polls the descriptor alone. A byte counted but not yet written (the link
+        // writes after its lock) stays due: it makes the descriptor readable later, and
+        // that receive reads it.
+        let due = written - bytesRead
+        if due > 0 {
+            let n = drain.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress!, min(due, $0.count)) }
+            if n > 0 { bytesRead += n }
         }
         for delivery in batch { handler(delivery.packet) }
         batch.removeAll(keepingCapacity: true)
         self.batch = batch
+    }
+
+    func prepareToWait() -> Bool {
+        guard let wakePipe else { return false }
+        wakePipe.hostMayBeWaiting.store(true, ordering: .sequentiallyConsistent)
+        return wakePipe.packetsWaiting.load(ordering: .sequentiallyConsistent)
+    }
+
+    func finishedWaiting() {
+        wakePipe?.hostMayBeWaiting.store(false, ordering: .sequentiallyConsistent)
     }
 
     func send(_ packet: HCIPacket) throws(TransportError) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import Transport
 
 /// The pipe that wakes a host's `poll` when packets wait for it: the host polls the
@@ -11,9 +12,27 @@ import Transport
 /// after releasing it (`LoopbackLink.update`); a host closing its transport in between
 /// must not close, and so free for reuse, a descriptor that write is about to use —
 /// the byte would land in whatever file or socket the process opened next.
+///
+/// It also carries what decides whether a write is needed at all. An event loop that
+/// says when it is running (`LoopbackTransport.finishedWaiting`) and when it is about to
+/// block (`prepareToWait`) is woken only from the latter: while it runs it will look at
+/// its inbox before it next blocks, so a batch handed over meanwhile costs no `write(2)`
+/// and no `read(2)`. The two flags are a Dekker pair (each side stores its own, then
+/// loads the other's, sequentially consistent): either the link sees that the loop may
+/// block and writes, or the loop sees the packets and does not block.
 final class WakePipe: Sendable {
     let readEnd: Int32
     let writeEnd: Int32
+    /// The host's loop may be blocked in `poll(2)`: packets handed over must write a
+    /// byte. True until the loop says it is running, so a host that polls the
+    /// descriptor without those calls is woken for every batch.
+    let hostMayBeWaiting = Atomic<Bool>(true)
+    /// The controller's inbox holds packets (stored under the link's lock as the inbox
+    /// changes; loaded by the loop without it).
+    let packetsWaiting = Atomic<Bool>(false)
+    /// Bytes the link has written or is about to write (after its lock is released),
+    /// so that the host reads the pipe only when a byte is due.
+    let bytesDue = Atomic<Int>(0)
 
     init(name: String) throws(TransportError) {
         var ends: [Int32] = [-1, -1]

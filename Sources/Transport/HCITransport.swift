@@ -22,9 +22,27 @@ public protocol HCITransport: AnyObject {
     func send(contentsOf packets: [HCIPacket]) throws(TransportError)
     /// Releases the descriptor; further use throws `.closed`.
     func close()
+
+    /// The event loop that owns the transport is about to block in `poll(2)`: true when
+    /// packets are already waiting, so the loop must not block but call `receive`.
+    ///
+    /// For a transport whose packets are handed over in memory (the loopback link):
+    /// between `finishedWaiting()` and this call the loop is running and will look
+    /// again before it blocks, so packets handed over meanwhile need no write to the
+    /// descriptor to wake it — two system calls saved per batch. A caller that never
+    /// makes these calls keeps the descriptor's plain meaning (readable when packets
+    /// wait). A transport whose input arrives only through its descriptor answers false.
+    func prepareToWait() -> Bool
+    /// The loop's `poll(2)` returned: it is running again, and will call
+    /// `prepareToWait()` before it next blocks.
+    func finishedWaiting()
 }
 
 extension HCITransport {
+    /// Input arrives through the descriptor alone.
+    public func prepareToWait() -> Bool { false }
+    public func finishedWaiting() {}
+
     /// Blocks up to `timeout` (or indefinitely with `nil`) for at least one packet, and
     /// returns what arrived: empty when the time passed with nothing complete.
     public func receive(timeout: Duration?) throws(TransportError) -> [HCIPacket] {
@@ -32,9 +50,11 @@ extension HCITransport {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         repeat {
             let remaining = deadline.map { max(.zero, $0 - ContinuousClock.now) }
-            guard try FileDescriptor.waitReadable(fileDescriptor, timeout: remaining, context: name) else {
-                return packets
+            // Packets already in memory need no wait (nor a readable descriptor).
+            if !prepareToWait() {
+                guard try FileDescriptor.waitReadable(fileDescriptor, timeout: remaining, context: name) else { return packets }
             }
+            finishedWaiting()
             try receive { packets.append($0) }
         } while packets.isEmpty && (deadline.map { ContinuousClock.now < $0 } ?? true)
         return packets
