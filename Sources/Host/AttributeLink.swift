@@ -16,7 +16,9 @@ final class AttributeLink {
     static let bearerQueueLimit = 128
 
     let handle: UInt16
-    var bearer: ATTBearer
+    /// Unchecked: see `ControllerCore` on loop-confined state (touched two to four times
+    /// per notification, each a dynamic exclusivity check otherwise).
+    @exclusivity(unchecked) var bearer: ATTBearer
     /// Our GATT client's procedures and listeners on this link.
     let client = GATTClientSession()
 

@@ -12,6 +12,16 @@ enum CommandAnswer: Sendable {
 
 /// The loop-confined state of one controller: command flow, ACL flow, L2CAP
 /// recombination and the listeners for events. Only the `HostLoop` thread touches it.
+///
+/// The properties every packet or value goes through are `@exclusivity(unchecked)`
+/// (here, and `AttributeLink.bearer`, `GATTClientSession.listeners`,
+/// `NotificationStaging.pending`): a class's stored property is otherwise checked at run
+/// time on each access, a call into the runtime that records the access in a
+/// thread-local set and looks for a conflicting one — about a tenth of a notification's
+/// cost on one loop, measured with perf. What those checks guard against, a second
+/// access to the same property from inside a `modify` of it, cannot happen on these
+/// paths: the loop is single-threaded, and the code run inside each mutation (a bearer's,
+/// a queue's, an array's own methods) cannot reach the object that holds it.
 final class ControllerCore {
     typealias CommandCallback = @Sendable (Result<CommandAnswer, HCIError>) -> Void
 
@@ -20,25 +30,25 @@ final class ControllerCore {
     /// Why the loop is stopping, once it is.
     private(set) var stopReason: HCIError?
 
-    var commands = HCICommandFlow<CommandCallback>()
-    var acl: ACLFlow?
+    @exclusivity(unchecked) var commands = HCICommandFlow<CommandCallback>()
+    @exclusivity(unchecked) var acl: ACLFlow?
     /// The packets of one `flushACL`, kept between turns so that a batch allocates nothing.
-    private var outgoingACL: [HCIPacket] = []
+    @exclusivity(unchecked) private var outgoingACL: [HCIPacket] = []
     /// The bearer's actions for one received ATT PDU, kept between frames likewise.
-    private var receivedActions: [ATTBearer.Action] = []
+    @exclusivity(unchecked) private var receivedActions: [ATTBearer.Action] = []
     /// When the batch being read arrived: the clock is read once per batch, not per
     /// frame (the bearer times the requests it sends in answer from it).
-    private var receivedAt = ContinuousClock.now
-    var recombiner = L2CAPRecombiner()
+    @exclusivity(unchecked) private var receivedAt = ContinuousClock.now
+    @exclusivity(unchecked) var recombiner = L2CAPRecombiner()
     /// `Controller.events()`: every event but Command Complete and Command Status.
-    var eventListeners = ListenerSet<HCIEvent>()
+    @exclusivity(unchecked) var eventListeners = ListenerSet<HCIEvent>()
     /// Live connections by handle.
-    var connections: [UInt16: ConnectionState] = [:]
+    @exclusivity(unchecked) var connections: [UInt16: ConnectionState] = [:]
     /// The ATT bearer of each connection.
-    private(set) var links: [UInt16: AttributeLink] = [:]
+    @exclusivity(unchecked) private(set) var links: [UInt16: AttributeLink] = [:]
     /// `links` by handle as an array index (handles are 12 bits): the lookup each
     /// notification makes on the way in and out, without hashing.
-    private var linksByHandle: [AttributeLink?] = []
+    @exclusivity(unchecked) private var linksByHandle: [AttributeLink?] = []
     /// The GATT server every connection's peer may query (GAP and GATT services at
     /// least; a peripheral installs its own database).
     var gattServer: GATTServer?
@@ -48,25 +58,25 @@ final class ControllerCore {
     /// of connections without a task woken for every event (`.readyToUpdate` included).
     var peripheralObserver: (@Sendable (PeripheralEvent) -> Void)?
     /// Frames were queued this turn and not yet offered to the controller.
-    private var aclPending = false
+    @exclusivity(unchecked) private var aclPending = false
     /// Admits `Peripheral.updateValue` calls on their callers' threads
     /// (`ControllerCore+Updates`); set with the GATT server a peripheral installs.
     var updateGate: UpdateGate?
     /// Values applied this turn that the gate has not been told of: it hears once per
     /// turn (`signalRoomIfWaiting`), not once per value (a lock each).
-    var updatesApplied = 0
+    @exclusivity(unchecked) var updatesApplied = 0
     /// The listeners holding values of the batch being read, flushed to their streams
     /// (and their waiting consumers woken) once it is done (`flushNotificationWakes`).
-    var stagedNotifications: [NotificationStaging] = []
+    @exclusivity(unchecked) var stagedNotifications: [NotificationStaging] = []
     /// The consumers to wake, kept between batches so that waking them allocates nothing.
-    var notificationWakes: [NotificationChannel.Waiter] = []
+    @exclusivity(unchecked) var notificationWakes: [NotificationChannel.Waiter] = []
     /// How long an ATT transaction may take on new links before it fails and the bearer
     /// closes (Core 5.4 Vol 3 Part F §3.3.3: 30 s; shorter in tests).
     var transactionTimeout: Duration = .seconds(30)
     /// ACL packets queued on one connection beyond which `updateValue` says "not now".
     let transmitQueueLimit = 8
     var nextToken = 0
-    var indicationTokens: [Int: (handle: UInt16, valueHandle: UInt16)] = [:]
+    @exclusivity(unchecked) var indicationTokens: [Int: (handle: UInt16, valueHandle: UInt16)] = [:]
     /// Receives every inbound and outbound packet (btsnoop capture).
     var packetObserver: ((HCIPacket, _ outbound: Bool) -> Void)?
     /// Reasons inbound ACL was dropped, most recent last (bounded), for diagnostics.

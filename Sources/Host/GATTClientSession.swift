@@ -36,7 +36,8 @@ final class GATTClientSession {
     /// In the order they were added. An array, not a dictionary keyed by id: a link has
     /// a listener or two, and each value walks them (a dictionary's walk retains its
     /// storage and copies each entry out).
-    private(set) var listeners: [Listener] = []
+    /// Unchecked: loop-confined, walked per value (see `ControllerCore`).
+    @exclusivity(unchecked) private(set) var listeners: [Listener] = []
     var commands: [WaitingCommand] = []
 
     /// Stages a value for its listeners; a listener's first value of the batch adds it

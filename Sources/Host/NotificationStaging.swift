@@ -4,7 +4,8 @@
 /// reference-counted hand-over) per value.
 final class NotificationStaging {
     let channel: NotificationChannel
-    private var pending: [GATTNotification] = []
+    /// Unchecked: loop-confined, touched per value (see `ControllerCore`).
+    @exclusivity(unchecked) private var pending: [GATTNotification] = []
 
     init(channel: NotificationChannel) {
         self.channel = channel
