@@ -16,6 +16,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
     print("""
     usage: swift-att-host-benchmarks [--quick] [--no-bumble] [--only LENGTH/LINKS]
                                      [--own-loops | --shared-loop | --per-host | --split] [--buffers N]
+                                     [--count N] [--runs N] [--ceiling-only]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
@@ -24,13 +25,18 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
       --buffers N    the loopback controllers' LE ACL buffer count (default 64)
       --count N      notifications measured per case on the loopback link (default 400000;
                      4000 with --quick), shared among the links
+      --runs N       runs per figure, the median reported (default 5; 1 with --quick)
+      --ceiling-only only the runs over Bumble's controllers against the raw link
     """)
     exit(0)
 }
 
 let quick = CommandLine.arguments.contains("--quick")
 let withBumble = !CommandLine.arguments.contains("--no-bumble")
-let runs = quick ? 1 : 5
+let ceilingOnly = CommandLine.arguments.contains("--ceiling-only")
+let runs = CommandLine.arguments.firstIndex(of: "--runs").flatMap { i in
+    CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
+}.map { max(1, $0) } ?? (quick ? 1 : 5)
 
 struct Case {
     let valueLength: Int
@@ -57,7 +63,7 @@ let layouts: [LoopLayout] = CommandLine.arguments.contains("--shared-loop") ? [.
 let loopbackCount = CommandLine.arguments.firstIndex(of: "--count").flatMap { i in
     CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
 } ?? (quick ? 4_000 : 400_000)
-let cases = allCases.filter { c in only.map { $0 == "\(c.valueLength)/\(c.connections)" } ?? true }
+let cases = ceilingOnly ? [] : allCases.filter { c in only.map { $0 == "\(c.valueLength)/\(c.connections)" } ?? true }
 
 /// swift-att over the loopback link: the median of `runs` runs of `count` values.
 func loopback(_ c: Case, count: Int, layout: LoopLayout) async throws -> Sample {
@@ -75,24 +81,26 @@ func loopback(_ c: Case, count: Int, layout: LoopLayout) async throws -> Sample 
     return Sample.median(samples)
 }
 
-print("Host throughput: notifications from one swift-att peripheral to N swift-att centrals over the")
-print("in-process loopback controllers (LE ACL 251 B × \(bufferCount) buffers, ATT_MTU 517), median of \(runs) run(s);")
-print("loops: \"own\" = a loop thread per host, tasks on the global executor; \"shared\" = one HostEventLoop for all;")
-print("\"per-host\" = a HostEventLoop per host, each with the task that feeds or drains it; \"split\" = one")
-print("HostEventLoop for the sending host and one for all the receiving hosts, each with its tasks")
-print()
 var swiftSamples: [(Case, LoopLayout, Sample)] = []
-var table = Table(["value B", "links", "loops", "notifications", "wall s", "notif/s", "CPU µs/notif", "notif/CPU-s"])
-for layout in layouts {
-    for c in cases {
-        let count = loopbackCount / c.connections
-        let s = try await loopback(c, count: count, layout: layout)
-        swiftSamples.append((c, layout, s))
-        table.add([String(c.valueLength), String(c.connections), layout.rawValue, String(s.delivered), format(s.wallSeconds, decimals: 3),
-                   formatRate(s.perSecond), format(s.cpuMicrosecondsEach, decimals: 2), formatRate(s.perCPUSecond)])
+if !ceilingOnly {
+    print("Host throughput: notifications from one swift-att peripheral to N swift-att centrals over the")
+    print("in-process loopback controllers (LE ACL 251 B × \(bufferCount) buffers, ATT_MTU 517), median of \(runs) run(s);")
+    print("loops: \"own\" = a loop thread per host, tasks on the global executor; \"shared\" = one HostEventLoop for all;")
+    print("\"per-host\" = a HostEventLoop per host, each with the task that feeds or drains it; \"split\" = one")
+    print("HostEventLoop for the sending host and one for all the receiving hosts, each with its tasks")
+    print()
+    var table = Table(["value B", "links", "loops", "notifications", "wall s", "notif/s", "CPU µs/notif", "notif/CPU-s"])
+    for layout in layouts {
+        for c in cases {
+            let count = loopbackCount / c.connections
+            let s = try await loopback(c, count: count, layout: layout)
+            swiftSamples.append((c, layout, s))
+            table.add([String(c.valueLength), String(c.connections), layout.rawValue, String(s.delivered), format(s.wallSeconds, decimals: 3),
+                       formatRate(s.perSecond), format(s.cpuMicrosecondsEach, decimals: 2), formatRate(s.perCPUSecond)])
+        }
     }
+    print(table.render())
 }
-print(table.render())
 
 // One host at a time: with a loop per host, each thread's CPU time is one host's cost.
 let perHost = swiftSamples.compactMap { c, layout, s in s.hostCPUSeconds.map { (c, layout, s, $0) } }
@@ -114,32 +122,34 @@ if !perHost.isEmpty {
 }
 
 // Bumble's host doing the same work, in the same run.
-print()
+if !ceilingOnly { print() }
 if !withBumble || !BumbleHostFigures.available {
     print("Bumble columns skipped: " + (withBumble ? "no bench venv (run Tests/bench/setup.sh)" : "--no-bumble"))
 } else {
-    let bumbleCount = quick ? 300 : 2_000
-    let bumble = try BumbleHostFigures.measure(lengths: [20, 244], connections: [1, 8], count: bumbleCount, warmup: bumbleCount / 10)
-    print("The same exchange between two Bumble hosts (Bumble \(bumbleCount) values per link, one Python process over")
-    print("Bumble's LocalLink, LE ACL 251 B, ATT_MTU 247); ratio = swift-att ÷ Bumble")
-    print()
-    var versus = Table(["value B", "links", "loops", "swift-att notif/CPU-s", "Bumble notif/CPU-s", "ratio per core",
-                        "swift-att notif/s", "Bumble notif/s", "ratio wall"])
-    for (c, layout, s) in swiftSamples {
-        guard let b = bumble["\(c.valueLength)/\(c.connections)"] else { continue }
-        versus.add([String(c.valueLength), String(c.connections), layout.rawValue, formatRate(s.perCPUSecond), formatRate(b.perCPUSecond),
-                    format(s.perCPUSecond / b.perCPUSecond) + "×", formatRate(s.perSecond), formatRate(b.perSecond),
-                    format(s.perSecond / b.perSecond) + "×"])
+    if !ceilingOnly {
+        let bumbleCount = quick ? 300 : 2_000
+        let bumble = try BumbleHostFigures.measure(lengths: [20, 244], connections: [1, 8], count: bumbleCount, warmup: bumbleCount / 10)
+        print("The same exchange between two Bumble hosts (Bumble \(bumbleCount) values per link, one Python process over")
+        print("Bumble's LocalLink, LE ACL 251 B, ATT_MTU 247); ratio = swift-att ÷ Bumble")
+        print()
+        var versus = Table(["value B", "links", "loops", "swift-att notif/CPU-s", "Bumble notif/CPU-s", "ratio per core",
+                            "swift-att notif/s", "Bumble notif/s", "ratio wall"])
+        for (c, layout, s) in swiftSamples {
+            guard let b = bumble["\(c.valueLength)/\(c.connections)"] else { continue }
+            versus.add([String(c.valueLength), String(c.connections), layout.rawValue, formatRate(s.perCPUSecond), formatRate(b.perCPUSecond),
+                        format(s.perCPUSecond / b.perCPUSecond) + "×", formatRate(s.perSecond), formatRate(b.perSecond),
+                        format(s.perSecond / b.perSecond) + "×"])
+        }
+        print(versus.render())
+        print()
     }
-    print(versus.render())
 
     // Over Bumble's virtual controllers: the controller process is the ceiling.
-    print()
     print("Over Bumble's virtual controllers (two TCP controllers, LE ACL 251 B): swift-att host to host against a")
     print("raw ACL pump (no host) through fresh controllers in the same run, median of \(runs) pair(s) of runs")
     print()
     let overCount = quick ? 1_000 : 5_000
-    var ceiling = Table(["value B", "raw link pkts/s", "swift-att notif/s", "share of ceiling"])
+    var ceiling = Table(["value B", "raw link pkts/s", "swift-att notif/s", "share of ceiling", "pairs' shares"])
     for length in [20, 244] {
         var raw: [Sample] = []
         var hosted: [Sample] = []
@@ -160,7 +170,11 @@ if !withBumble || !BumbleHostFigures.available {
         }
         let r = raw.map(\.perSecond).sorted()[runs / 2]
         let h = hosted.map(\.perSecond).sorted()[runs / 2]
-        ceiling.add([String(length), formatRate(r), formatRate(h), format(100 * h / r) + " %"])
+        // Each pair's own share too (a run of each, one after the other): the spread says
+        // how much of the figure is the Python controller's pace moving between runs.
+        let shares = zip(hosted, raw).map { 100 * $0.perSecond / $1.perSecond }
+        ceiling.add([String(length), formatRate(r), formatRate(h), format(100 * h / r) + " %",
+                     "\(format(shares.min()!))–\(format(shares.max()!)) %"])
     }
     print(ceiling.render())
 }
