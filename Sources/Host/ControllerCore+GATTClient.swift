@@ -104,7 +104,7 @@ extension ControllerCore {
 
     /// Sends the Write Commands every link has waiting, as far as there is room.
     func drainWaitingCommands() {
-        for link in links.values where !link.client.commands.isEmpty { drainCommands(on: link) }
+        for link in links where !link.client.commands.isEmpty { drainCommands(on: link) }
     }
 
     /// Sends waiting Write Commands while the link's transmit queue has room.

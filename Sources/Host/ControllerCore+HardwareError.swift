@@ -15,7 +15,7 @@ extension ControllerCore {
         let error = HCIError.hardwareError(code)
         for callback in commands.restart() { callback(.failure(error)) }
         announce(.hardwareError(code))
-        for handle in links.keys.sorted() {
+        for handle in links.map(\.handle).sorted() {
             detach(handle, reason: .hardwareFailure, cause: .hardwareError(code))
         }
         connections.removeAll()

@@ -26,7 +26,7 @@ extension ControllerCore {
     /// congested while any link is still full.
     func signalRoomIfWaiting() {
         guard updateGate != nil else { return }
-        settleUpdates(applied: 0, congested: links.values.contains(where: isCrowded))
+        settleUpdates(applied: 0, congested: links.contains(where: isCrowded))
     }
 
     /// Gives the gate back the slots of the values applied since it last heard, and of

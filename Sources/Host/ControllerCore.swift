@@ -44,8 +44,10 @@ final class ControllerCore {
     @exclusivity(unchecked) var eventListeners = ListenerSet<HCIEvent>()
     /// Live connections by handle.
     @exclusivity(unchecked) var connections: [UInt16: ConnectionState] = [:]
-    /// The ATT bearer of each connection.
-    @exclusivity(unchecked) private(set) var links: [UInt16: AttributeLink] = [:]
+    /// The ATT bearer of each connection, in the order they connected: walked every loop
+    /// turn (deadlines, waiting commands, crowding), which an array does without hashing
+    /// or retaining a dictionary's storage; looked up by handle through `linksByHandle`.
+    @exclusivity(unchecked) private(set) var links: [AttributeLink] = []
     /// `links` by handle as an array index (handles are 12 bits): the lookup each
     /// notification makes on the way in and out, without hashing.
     @exclusivity(unchecked) private var linksByHandle: [AttributeLink?] = []
@@ -96,8 +98,8 @@ final class ControllerCore {
     /// allocates nothing.
     var nextDeadline: ContinuousClock.Instant? {
         var earliest = commands.inFlightCount > 0 ? commands.nextDeadline : nil
-        for link in links.values {
-            guard let deadline = link.bearer.nextDeadline else { continue }
+        for link in links {
+            guard let deadline = link.withBearer({ $0.nextDeadline }) else { continue }
             if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
         return earliest
@@ -116,7 +118,7 @@ final class ControllerCore {
             deliver(outcomes)
             write(send)
         }
-        for link in links.values where link.withBearer({ $0.nextDeadline }).map({ $0 <= now }) ?? false {
+        for link in links where link.withBearer({ $0.nextDeadline }).map({ $0 <= now }) ?? false {
             perform(link.bearer.expire(now: now), on: link)
         }
     }
@@ -405,7 +407,7 @@ final class ControllerCore {
     /// A new connection gets its bearer and is announced to the server and listeners.
     private func attach(_ handle: UInt16, peer: BluetoothAddress) {
         let link = AttributeLink(handle: handle, receiveMTU: AttributeLink.receiveMTU, transactionTimeout: transactionTimeout)
-        links[handle] = link
+        if let i = links.firstIndex(where: { $0.handle == handle }) { links[i] = link } else { links.append(link) }
         let index = Int(handle)
         if linksByHandle.count <= index { linksByHandle.append(contentsOf: repeatElement(nil, count: index + 1 - linksByHandle.count)) }
         linksByHandle[index] = link
@@ -416,7 +418,8 @@ final class ControllerCore {
     /// The connection is gone: everything pending on its bearer fails with the reason,
     /// the server forgets its state (keeping bonded peers'), listeners hear of it.
     func detach(_ handle: UInt16, reason: HCIStatus, cause: ATTBearerError.DisconnectReason? = nil) {
-        guard let link = links.removeValue(forKey: handle) else { return }
+        guard let i = links.firstIndex(where: { $0.handle == handle }) else { return }
+        let link = links.remove(at: i)
         linksByHandle[Int(handle)] = nil
         let cause = cause ?? ATTBearerError.DisconnectReason(code: reason.rawValue, name: reason.name)
         perform(link.bearer.close(reason: cause), on: link)
@@ -513,7 +516,7 @@ final class ControllerCore {
         // retains its core for each item it runs: 6 % of a notification's cost).
         server.onSubscriptionChange = { [unowned self] change in self.emit(.subscriptionChanged(change)) }
         gattServer = server
-        for link in links.values {
+        for link in links {
             for pdu in server.connect(link.connectionID, mtu: link.bearer.mtu) { push(pdu, on: link) }
         }
     }
@@ -532,7 +535,7 @@ final class ControllerCore {
         for callback in commands.cancelAll() { callback(.failure(reason)) }
         // Links end with the controller: their procedures and listeners fail, naming why.
         let gone = ATTBearerError.DisconnectReason.controllerStopped(stopReason ?? reason)
-        for link in links.values { link.client.close(with: .disconnected(gone)) }
+        for link in links { link.client.close(with: .disconnected(gone)) }
         eventListeners.finishAll()
         peripheralListeners.finishAll()
         peripheralObserver = nil
