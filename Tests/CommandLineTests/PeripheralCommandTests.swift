@@ -67,6 +67,23 @@ struct PeripheralCommandTests {
         #expect(peripheral.lines.last == #"{"event":"stopped","reason":"SIGINT"}"#)
     }
 
+    /// The controller vanishes under a running command (Bumble's controller process is
+    /// killed: the TCP transport reads end of file): the command says so on standard
+    /// error, naming the transport, and exits 3 (the transport failed) instead of hanging.
+    @Test func aControllerThatVanishesEndsTheCommandWithAnError() async throws {
+        let bench = try BumbleBench(controllers: 1)
+        defer { bench.stop() }
+        let transport = bench.transports[0]
+        let peripheral = try RunningPeripheral(["heart-rate", "--transport", transport, "--interval", "100", "--json"])
+        defer { peripheral.stop() }
+        _ = try await peripheral.json("advertising")
+        bench.stop()
+        #expect(try await peripheral.exitStatus(timeout: .seconds(30), after: "the controller vanished") == 3)
+        let error = peripheral.standardError
+        #expect(error.hasPrefix("swift-att: error: "), "\(error)")
+        #expect(error.contains(transport), "\(error)")
+    }
+
     // MARK: transfer (seed 000)
 
     @Test func transfer() async throws {
@@ -375,10 +392,15 @@ final class RunningPeripheral {
     /// SIGINT, then the exit status once standard output has ended (bounded).
     func interrupt(timeout: Duration = .seconds(10)) async throws -> Int32 {
         kill(process.processIdentifier, SIGINT)
+        return try await exitStatus(timeout: timeout, after: "SIGINT")
+    }
+
+    /// The exit status once the process has ended by itself (bounded).
+    func exitStatus(timeout: Duration = .seconds(10), after cause: String = "its end") async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         // Until standard output closes (the process is exiting), then until it is reaped.
         while !received.state.withLock({ $0.ended }) || process.isRunning {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: "swift-att to exit after SIGINT") }
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: "swift-att to exit after \(cause)") }
             try await Task.sleep(for: .milliseconds(10))
         }
         return process.terminationStatus
