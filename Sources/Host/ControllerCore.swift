@@ -13,7 +13,7 @@ enum CommandAnswer: Sendable {
 /// The loop-confined state of one controller: command flow, ACL flow, L2CAP
 /// recombination and the listeners for events. Only the `HostLoop` thread touches it.
 ///
-/// The properties every packet or value goes through are `@exclusivity(unchecked)`
+/// The properties every packet, value or loop turn goes through are `@exclusivity(unchecked)`
 /// (here, and `AttributeLink.bearer`, `GATTClientSession.listeners`,
 /// `NotificationStaging.pending`): a class's stored property is otherwise checked at run
 /// time on each access, a call into the runtime that records the access in a
@@ -21,7 +21,9 @@ enum CommandAnswer: Sendable {
 /// cost on one loop, measured with perf. What those checks guard against, a second
 /// access to the same property from inside a `modify` of it, cannot happen on these
 /// paths: the loop is single-threaded, and the code run inside each mutation (a bearer's,
-/// a queue's, an array's own methods) cannot reach the object that holds it.
+/// a queue's, an array's own methods) cannot reach the object that holds it. What calls
+/// out to other code as it changes (the event listeners, whose streams' termination
+/// handlers run as they finish) and what changes only with connections keeps its checks.
 final class ControllerCore {
     typealias CommandCallback = @Sendable (Result<CommandAnswer, HCIError>) -> Void
 
@@ -41,9 +43,9 @@ final class ControllerCore {
     @exclusivity(unchecked) private var receivedAt = ContinuousClock.now
     @exclusivity(unchecked) var recombiner = L2CAPRecombiner()
     /// `Controller.events()`: every event but Command Complete and Command Status.
-    @exclusivity(unchecked) var eventListeners = ListenerSet<HCIEvent>()
+    var eventListeners = ListenerSet<HCIEvent>()
     /// Live connections by handle.
-    @exclusivity(unchecked) var connections: [UInt16: ConnectionState] = [:]
+    var connections: [UInt16: ConnectionState] = [:]
     /// The ATT bearer of each connection, in the order they connected: walked every loop
     /// turn (deadlines, waiting commands, crowding), which an array does without hashing
     /// or retaining a dictionary's storage; looked up by handle through `linksByHandle`.
