@@ -5,7 +5,8 @@ import HCI
 import Transport
 
 /// A host's end of a `LoopbackLink` controller: packets are handed over in memory, and a
-/// pipe makes the host's `poll` wake when some are waiting (one byte per batch).
+/// pipe makes the host's `poll` wake when some are waiting (one byte per batch, and none
+/// while the host's loop is running: `prepareToWait`, `WakePipe`).
 final class LoopbackTransport: HCITransport {
     let name: String
     private(set) var fileDescriptor: Int32
