@@ -31,12 +31,17 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
     exit(0)
 }
 
+/// The argument that follows `flag` on the command line, if any.
+func value(after flag: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let i = arguments.firstIndex(of: flag), arguments.indices.contains(i + 1) else { return nil }
+    return arguments[i + 1]
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let withBumble = !CommandLine.arguments.contains("--no-bumble")
 let ceilingOnly = CommandLine.arguments.contains("--ceiling-only")
-let runs = CommandLine.arguments.firstIndex(of: "--runs").flatMap { i in
-    CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
-}.map { max(1, $0) } ?? (quick ? 1 : 5)
+let runs = value(after: "--runs").flatMap { Int($0) }.map { max(1, $0) } ?? (quick ? 1 : 5)
 
 struct Case {
     let valueLength: Int
@@ -45,14 +50,10 @@ struct Case {
 let allCases = [Case(valueLength: 20, connections: 1), Case(valueLength: 244, connections: 1),
                 Case(valueLength: 20, connections: 8), Case(valueLength: 244, connections: 8)]
 // `--only 20/1` measures one case (value length / links), for profiling.
-let only = CommandLine.arguments.firstIndex(of: "--only").flatMap { i in
-    CommandLine.arguments.indices.contains(i + 1) ? CommandLine.arguments[i + 1] : nil
-}
+let only = value(after: "--only")
 // `--buffers N`: the loopback controllers' LE ACL buffer count (default 64, what Bumble's
 // controllers report in the peer measurement below).
-let bufferCount = CommandLine.arguments.firstIndex(of: "--buffers").flatMap { i in
-    CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
-} ?? 64
+let bufferCount = value(after: "--buffers").flatMap { Int($0) } ?? 64
 // Each case runs in every `LoopLayout`; `--own-loops`, `--shared-loop`, `--per-host` or
 // `--split` runs one.
 let layouts: [LoopLayout] = CommandLine.arguments.contains("--shared-loop") ? [.shared]
@@ -60,9 +61,7 @@ let layouts: [LoopLayout] = CommandLine.arguments.contains("--shared-loop") ? [.
     : CommandLine.arguments.contains("--per-host") ? [.perHost]
     : CommandLine.arguments.contains("--split") ? [.split] : LoopLayout.allCases
 // `--count N`: notifications measured per case (all links together) on the loopback link.
-let loopbackCount = CommandLine.arguments.firstIndex(of: "--count").flatMap { i in
-    CommandLine.arguments.indices.contains(i + 1) ? Int(CommandLine.arguments[i + 1]) : nil
-} ?? (quick ? 4_000 : 400_000)
+let loopbackCount = value(after: "--count").flatMap { Int($0) } ?? (quick ? 4_000 : 400_000)
 let cases = ceilingOnly ? [] : allCases.filter { c in only.map { $0 == "\(c.valueLength)/\(c.connections)" } ?? true }
 
 /// swift-att over the loopback link: the median of `runs` runs of `count` values.
