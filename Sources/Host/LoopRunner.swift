@@ -133,16 +133,15 @@ final class LoopRunner: Sendable {
         // Exchanged with the queue each turn: both keep their capacity, so taking a
         // batch allocates nothing.
         var ready = MoveQueue<Item>()
+        // Which hosts' transports said packets already wait in memory, this turn, in the
+        // order of `hosts.active` (kept between turns: no allocation).
+        var waiting: [Bool] = []
         while true {
             // A transport that hands packets over in memory says whether some already
             // wait: nothing wrote to its descriptor while the loop was running.
-            var inMemory = false
-            for (index, slot) in hosts.active.enumerated() {
-                let waiting = hosts.cores[slot]!.transport.prepareToWait()
-                hosts.waiting[index] = waiting
-                inMemory = inMemory || waiting
-            }
-            let pending = inMemory || state.withLock { !$0.items.isEmpty }
+            waiting.removeAll(keepingCapacity: true)
+            for slot in hosts.active { waiting.append(hosts.cores[slot]!.transport.prepareToWait()) }
+            let pending = waiting.contains(true) || state.withLock { !$0.items.isEmpty }
             // The earliest deadline of any host, found without allocating (every turn).
             var earliest: ContinuousClock.Instant?
             if !pending {
@@ -159,12 +158,16 @@ final class LoopRunner: Sendable {
                     core.fail(.transport(.systemCall("poll", error, context: core.transport.name)))
                 }
             }
-            for slot in hosts.active { hosts.cores[slot]!.transport.finishedWaiting() }
+            // Read like a descriptor that `poll` found readable.
+            for (index, slot) in hosts.active.enumerated() {
+                hosts.cores[slot]!.transport.finishedWaiting()
+                if waiting[index] { hosts.fds[index + 1].revents |= Int16(POLLIN) }
+            }
             if hosts.fds[0].revents != 0 { wake.drain() }
             state.withLock { s in s.items.exchange(with: &ready) }
             ready.drain { item in hosts.run(item, executor: executor, runner: self) }
             hosts.applyUpdates()
-            for (index, slot) in hosts.active.enumerated() where hosts.fds[index + 1].revents != 0 || hosts.waiting[index] {
+            for (index, slot) in hosts.active.enumerated() where hosts.fds[index + 1].revents != 0 {
                 let core = hosts.cores[slot]!
                 if core.isRunning { core.readTransport() }
             }
@@ -182,7 +185,6 @@ final class LoopRunner: Sendable {
                     hosts.cores[slot] = nil
                 }
                 hosts.active.removeAll { hosts.cores[$0] == nil }
-                hosts.waiting = Array(repeating: false, count: hosts.active.count)
                 hosts.fds.removeSubrange(1...)
                 for slot in hosts.active {
                     hosts.fds.append(pollfd(fd: hosts.cores[slot]!.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
@@ -207,9 +209,6 @@ final class LoopRunner: Sendable {
         /// Slots with a running core, in the order of their descriptors in `fds`.
         var active: [Int] = []
         var fds: [pollfd]
-        /// Whether each active host's transport said before `poll` that packets wait in
-        /// memory (`HCITransport.prepareToWait`), in the order of `active`.
-        var waiting: [Bool] = []
         var hadHost = false
         /// `updateValue` values for one host's characteristic that came off the queue
         /// back to back: applied as one run (`ControllerCore.applyUpdates`) when another
@@ -261,7 +260,6 @@ final class LoopRunner: Sendable {
                 while cores.count <= slot { cores.append(nil) }
                 cores[slot] = core
                 active.append(slot)
-                waiting.append(false)
                 fds.append(pollfd(fd: core.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
             case let .task(job):
                 applyUpdates()
