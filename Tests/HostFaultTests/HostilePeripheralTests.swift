@@ -12,12 +12,8 @@ import Testing
 /// link.
 @Suite struct HostilePeripheralTests {
     @Test func theClientDropsJunkAndTakesTheHonestAnswer() async throws {
-        let link = LoopbackLink()
-        let raw = try await RawPeer.start(link.addController())
-        try await raw.advertise()
-        let central = try await Central.start(transport: link.addController().specification)
-        let peer = try await central.connect(raw.address, exchangeMTU: false)
-        let handle = try await raw.connectionComplete()
+        let target = try await HostilePeripheralTarget.start()
+        let (raw, central, peer, handle) = (target.raw, target.central, target.peer, target.handle)
 
         let read = Task { try await peer.read(handle: 0x0010) }
         #expect(try await raw.nextATT("the Read Request") == [0x0A, 0x10, 0x00])
@@ -41,8 +37,7 @@ import Testing
         #expect(try await raw.nextATT("the second Read Request") == [0x0A, 0x11, 0x00])
         try raw.sendATT([0x0B, 0x03])
         #expect(try await again.value == [0x03])
-        await central.close()
-        raw.close()
+        await target.stop()
     }
 
     /// Found by the gatt-client fuzz target, here through the whole central: a peer that

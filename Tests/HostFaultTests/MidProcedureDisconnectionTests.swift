@@ -16,37 +16,18 @@ import Testing
     /// What the central reports: the reason the peer sent (Remote User Terminated).
     static let reason = ATTBearerError.DisconnectReason(code: 0x13, name: HCIStatus(0x13).name)
 
-    struct Connected {
-        let raw: RawPeer
-        let central: Central
-        let peer: Peer
-        let handle: UInt16
-    }
-
-    /// A swift-att central linked to a raw peripheral, at ATT_MTU 23.
-    static func connect() async throws -> Connected {
-        let link = LoopbackLink()
-        let raw = try await RawPeer.start(link.addController())
-        try await raw.advertise()
-        let central = try await Central.start(transport: link.addController().specification)
-        let peer = try await central.connect(raw.address, exchangeMTU: false)
-        let handle = try await raw.connectionComplete()
-        return Connected(raw: raw, central: central, peer: peer, handle: handle)
-    }
-
     /// The peripheral ends the link, then the call must fail with the reason, and so must
     /// a call made after it.
-    static func disconnect<T: Sendable>(_ c: Connected, failing call: Task<T, any Error>) async throws {
+    static func disconnect<T: Sendable>(_ c: HostilePeripheralTarget, failing call: Task<T, any Error>) async throws {
         try await c.raw.expectSuccess(Disconnect(connectionHandle: c.handle).packet)
         #expect(try await c.raw.disconnection() == .connectionTerminatedByLocalHost)
         await #expect(throws: GATTClientError.disconnected(reason)) { _ = try await call.value }
         await #expect(throws: GATTClientError.self) { _ = try await c.peer.read(handle: 0x0010) }
-        await c.central.close()
-        c.raw.close()
+        await c.stop()
     }
 
     @Test func aDiscovery() async throws {
-        let c = try await Self.connect()
+        let c = try await HostilePeripheralTarget.start()
         let discovery = Task { try await c.peer.discoverDatabase() }
         #expect(try await c.raw.nextATT("Read By Group Type Request") == [0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28])
         try c.raw.sendATT([0x11, 0x06, 0x01, 0x00, 0x05, 0x00, 0x00, 0x18])    // one service, 0001–0005
@@ -55,7 +36,7 @@ import Testing
     }
 
     @Test func aLongRead() async throws {
-        let c = try await Self.connect()
+        let c = try await HostilePeripheralTarget.start()
         let read = Task { try await c.peer.read(handle: 0x0010) }
         #expect(try await c.raw.nextATT("Read Request") == [0x0A, 0x10, 0x00])
         try c.raw.sendATT([0x0B] + [UInt8](repeating: 0x11, count: 22))        // fills ATT_MTU−1: more to read
@@ -64,7 +45,7 @@ import Testing
     }
 
     @Test func aLongWrite() async throws {
-        let c = try await Self.connect()
+        let c = try await HostilePeripheralTarget.start()
         let value = (0..<40).map { UInt8($0) }
         let write = Task { try await c.peer.write(value, handle: 0x0010) }
         let first = [0x16, 0x10, 0x00, 0x00, 0x00] + value[0..<18]
@@ -75,7 +56,7 @@ import Testing
     }
 
     @Test func aReliableWrite() async throws {
-        let c = try await Self.connect()
+        let c = try await HostilePeripheralTarget.start()
         let writes = [GATTClient.ReliableWrites.Write(handle: 0x0010, value: [1, 2, 3]),
                       GATTClient.ReliableWrites.Write(handle: 0x0011, value: [4, 5, 6])]
         let write = Task { try await c.peer.reliableWrite(writes) }
