@@ -1,16 +1,31 @@
 // swift-tools-version: 6.0
 // swift-att: a Bluetooth Low Energy host stack in pure Swift for Linux.
 // One target per protocol layer; a layer imports only the layers below it.
+//
+// Every module another package can see is named SwiftATT<Layer> (README: "Using swift-att
+// from your package"), so none collides with a dependency's own `HCI`, `GATT` or
+// `Transport`; their tests are SwiftATT<Layer>Tests. `SwiftATT` gathers the whole host
+// API behind one import.
 import PackageDescription
 
 let package = Package(
     name: "swift-att",
     products: [
-        .library(name: "BluetoothCore", targets: ["BluetoothCore"]),
-        .library(name: "ATT", targets: ["ATT"]),
-        .library(name: "ATTJSON", targets: ["ATTJSON"]),
-        .library(name: "HCI", targets: ["HCI"]),
-        .library(name: "Advertising", targets: ["Advertising"]),
+        // The whole stack behind one import: central, peripheral, GATT, transports.
+        .library(name: "SwiftATT", targets: ["SwiftATT"]),
+        // Each layer on its own, for tools that need only part of it.
+        .library(name: "SwiftATTCore", targets: ["SwiftATTCore"]),
+        .library(name: "SwiftATTPDU", targets: ["SwiftATTPDU"]),
+        .library(name: "SwiftATTPDUJSON", targets: ["SwiftATTPDUJSON"]),
+        .library(name: "SwiftATTHCI", targets: ["SwiftATTHCI"]),
+        .library(name: "SwiftATTAdvertising", targets: ["SwiftATTAdvertising"]),
+        .library(name: "SwiftATTTransport", targets: ["SwiftATTTransport"]),
+        .library(name: "SwiftATTL2CAP", targets: ["SwiftATTL2CAP"]),
+        .library(name: "SwiftATTGATT", targets: ["SwiftATTGATT"]),
+        .library(name: "SwiftATTHost", targets: ["SwiftATTHost"]),
+        .library(name: "SwiftATTLoopback", targets: ["SwiftATTLoopback"]),
+        .library(name: "SwiftATTProfiles", targets: ["SwiftATTProfiles"]),
+        .library(name: "SwiftATTDatabaseFile", targets: ["SwiftATTDatabaseFile"]),
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
         .executable(name: "swift-att-host-benchmarks", targets: ["HostBenchmarks"]),
@@ -18,37 +33,49 @@ let package = Package(
     ],
     targets: [
         // Codec layers: the Swift standard library only.
-        .target(name: "BluetoothCore"),
-        .target(name: "ATT", dependencies: ["BluetoothCore"]),
+        .target(name: "SwiftATTCore"),
+        .target(name: "SwiftATTPDU", dependencies: ["SwiftATTCore"]),
         // The JSON form of ATT PDUs (Fixtures/att/README.md): the standard library only.
-        .target(name: "ATTJSON", dependencies: ["ATT", "BluetoothCore"]),
-        .target(name: "HCI", dependencies: ["BluetoothCore"]),
-        .target(name: "Advertising", dependencies: ["BluetoothCore"]),
+        .target(name: "SwiftATTPDUJSON", dependencies: ["SwiftATTPDU", "SwiftATTCore"]),
+        .target(name: "SwiftATTHCI", dependencies: ["SwiftATTCore"]),
+        .target(name: "SwiftATTAdvertising", dependencies: ["SwiftATTCore"]),
 
         // Transports: byte pipes to a controller. libbluetooth (libbluetooth-dev) for hci0.
         .systemLibrary(
-            name: "CBluetooth",
+            name: "CSwiftATTBluetooth",
             providers: [.apt(["libbluetooth-dev"])]
         ),
-        .target(name: "Transport", dependencies: ["BluetoothCore", "HCI", "CBluetooth"]),
-        // Emulated controllers joined in memory: a fast end-to-end fixture and the host
-        // benchmark's link (README: "Testing without Bumble").
-        .target(name: "LoopbackController", dependencies: ["BluetoothCore", "HCI", "Transport"]),
+        .target(name: "SwiftATTTransport", dependencies: ["SwiftATTCore", "SwiftATTHCI", "CSwiftATTBluetooth"]),
+        // Emulated controllers joined in memory: a fast end-to-end fixture, the host
+        // benchmark's link, and a controller for an application's own tests (README:
+        // "Testing without Bumble").
+        .target(name: "SwiftATTLoopback", dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTTransport"]),
 
         // Protocol layers above the codecs.
-        .target(name: "L2CAP", dependencies: ["BluetoothCore", "HCI"]),
-        .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
-        .target(name: "Host", dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport", "ATT", "GATT", "Advertising"]),
+        .target(name: "SwiftATTL2CAP", dependencies: ["SwiftATTCore", "SwiftATTHCI"]),
+        .target(name: "SwiftATTGATT", dependencies: ["SwiftATTCore", "SwiftATTPDU"]),
+        .target(
+            name: "SwiftATTHost",
+            dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTPDU",
+                           "SwiftATTGATT", "SwiftATTAdvertising"]
+        ),
+        .target(
+            name: "SwiftATT",
+            dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTHCI", "SwiftATTAdvertising", "SwiftATTTransport",
+                           "SwiftATTGATT", "SwiftATTHost"]
+        ),
         // The seeds' profiles (heart rate, transfer, HC-08, light shield): databases,
         // advertising and value codecs. The standard library only.
-        .target(name: "Profiles", dependencies: ["BluetoothCore", "ATT", "GATT", "Advertising"]),
+        .target(name: "SwiftATTProfiles", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTGATT", "SwiftATTAdvertising"]),
         // A GATT database described in a JSON file (README: "A GATT database in JSON").
-        .target(name: "DatabaseFile", dependencies: ["BluetoothCore", "ATT", "ATTJSON", "GATT"]),
+        .target(name: "SwiftATTDatabaseFile", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTGATT"]),
 
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
             name: "swift-att",
-            dependencies: ["BluetoothCore", "ATT", "ATTJSON", "HCI", "L2CAP", "Transport", "Host", "Advertising", "GATT", "Profiles", "DatabaseFile"]
+            dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTHCI", "SwiftATTL2CAP",
+                           "SwiftATTTransport", "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTGATT",
+                           "SwiftATTProfiles", "SwiftATTDatabaseFile"]
         ),
 
         // Benchmarks: release-built executables that print tables.
@@ -59,59 +86,71 @@ let package = Package(
         .target(name: "BenchmarkTables", path: "Benchmarks/BenchmarkTables"),
         .executableTarget(
             name: "ATTBenchmarks",
-            dependencies: ["BluetoothCore", "ATT", "BenchmarkSupport", "BenchmarkTables", "BenchSupport", "HeapProbe"],
+            dependencies: ["SwiftATTCore", "SwiftATTPDU", "BenchmarkSupport", "BenchmarkTables", "BenchSupport", "HeapProbe"],
             path: "Benchmarks/ATTBenchmarks"
         ),
         // Two swift-att hosts over the loopback link, Bumble's hosts, and Bumble's controllers.
         .executableTarget(
             name: "HostBenchmarks",
-            dependencies: ["BluetoothCore", "HCI", "L2CAP", "Transport", "GATT", "Host", "Advertising",
-                           "LoopbackController", "BenchmarkTables", "BenchSupport"],
+            dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTGATT",
+                           "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTLoopback", "BenchmarkTables", "BenchSupport"],
             path: "Benchmarks/HostBenchmarks"
         ),
 
         // One side of the eight-link soak (Tests/soak/soak.sh).
         .executableTarget(
-            name: "Soak", dependencies: ["BluetoothCore", "GATT", "Host", "Transport", "Advertising", "HeapProbe"], path: "Tests/Soak"
+            name: "Soak",
+            dependencies: ["SwiftATTCore", "SwiftATTGATT", "SwiftATTHost", "SwiftATTTransport", "SwiftATTAdvertising", "HeapProbe"],
+            path: "Tests/Soak"
         ),
 
-        .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
-        .testTarget(name: "AdvertisingTests", dependencies: ["Advertising", "BluetoothCore"]),
-        .testTarget(
-            name: "ATTTests",
-            dependencies: ["ATT", "ATTJSON", "BluetoothCore", "HeapProbe"]
-        ),
-        // Allocations per thread (an interposed malloc) for ATTTests' zero-allocation checks
-        // and the ATT benchmark's allocs/op; glibc's mallinfo2() for the soak.
+        // Test support, never built by a package that depends on swift-att.
+        // Allocations per thread (an interposed malloc) for the PDU tests' zero-allocation
+        // checks and the ATT benchmark's allocs/op; glibc's mallinfo2() for the soak.
         .target(name: "HeapProbe", path: "Tests/HeapProbe"),
         .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
         // Starts Bumble's virtual controllers and Bumble peers for tests (Tests/bench).
         .target(name: "BenchSupport", path: "Tests/BenchSupport"),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HCI", "CBluetooth", "PseudoTerminal"]),
-        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "HCI"]),
+
+        // One test target per layer.
+        .testTarget(name: "SwiftATTCoreTests", dependencies: ["SwiftATTCore"]),
+        .testTarget(name: "SwiftATTAdvertisingTests", dependencies: ["SwiftATTAdvertising", "SwiftATTCore"]),
+        .testTarget(name: "SwiftATTPDUTests", dependencies: ["SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTCore", "HeapProbe"]),
+        .testTarget(name: "SwiftATTPDUJSONTests", dependencies: ["SwiftATTPDUJSON", "SwiftATTPDU", "SwiftATTCore"]),
+        .testTarget(name: "SwiftATTHCITests", dependencies: ["SwiftATTHCI", "SwiftATTCore"]),
         .testTarget(
-            name: "LoopbackControllerTests",
-            dependencies: ["LoopbackController", "Host", "HCI", "Transport", "GATT", "ATT", "BluetoothCore", "Advertising"]
+            name: "SwiftATTTransportTests",
+            dependencies: ["SwiftATTTransport", "SwiftATTHCI", "CSwiftATTBluetooth", "PseudoTerminal"]
         ),
-        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore"]),
+        .testTarget(name: "SwiftATTL2CAPTests", dependencies: ["SwiftATTL2CAP", "SwiftATTHCI"]),
+        .testTarget(name: "SwiftATTGATTTests", dependencies: ["SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore"]),
+        .testTarget(
+            name: "SwiftATTLoopbackTests",
+            dependencies: ["SwiftATTLoopback", "SwiftATTHost", "SwiftATTHCI", "SwiftATTTransport", "SwiftATTGATT",
+                           "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "BenchSupport"]
+        ),
+        .testTarget(
+            name: "SwiftATTProfilesTests",
+            dependencies: ["SwiftATTProfiles", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTAdvertising", "SwiftATTCore"]
+        ),
+        .testTarget(
+            name: "SwiftATTDatabaseFileTests",
+            dependencies: ["SwiftATTDatabaseFile", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore"]
+        ),
+
+        // Suites across layers.
         // Faults end to end over the loopback link: hardware errors, hostile peers.
         .testTarget(
             name: "HostFaultTests",
-            dependencies: ["LoopbackController", "Host", "HCI", "L2CAP", "Transport", "GATT", "ATT", "BluetoothCore", "Advertising", "BenchSupport"]
+            dependencies: ["SwiftATTLoopback", "SwiftATTHost", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport",
+                           "SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "BenchSupport"]
         ),
-        .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "GATT", "ATT", "Advertising", "BluetoothCore"]),
-        .testTarget(name: "HCIFlowTests", dependencies: ["HCI"]),
-        .testTarget(name: "DatabaseFileTests", dependencies: ["DatabaseFile", "GATT", "ATT", "BluetoothCore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BluetoothCore", "HCI", "Host", "Transport", "Advertising", "BenchSupport", "GATT", "ATT", "Profiles"]
+            dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTHost", "SwiftATTTransport", "SwiftATTAdvertising",
+                           "BenchSupport", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTProfiles"]
         ),
-        .testTarget(
-            name: "CaptureTests",
-            dependencies: ["ATT", "HCI", "L2CAP"]
-        ),
-        .testTarget(name: "ATTJSONTests", dependencies: ["ATTJSON", "ATT", "BluetoothCore"]),
-        .testTarget(name: "HCITests", dependencies: ["HCI", "BluetoothCore"]),
+        .testTarget(name: "CaptureTests", dependencies: ["SwiftATTPDU", "SwiftATTHCI", "SwiftATTL2CAP"]),
         // The soak's value format and receiver check (Tests/Soak).
         .testTarget(name: "SoakTests", dependencies: ["Soak"]),
         // Runs the built swift-att binary as a subprocess.

@@ -9,7 +9,7 @@
 # Swift Testing runs every test at once on Swift's cooperative pool, one thread per
 # core, and instrumented code is slow. First the codec and other in-process suites,
 # all at once; then those that run hosts over the loopback link (HostFaultTests,
-# LoopbackControllerTests), whose waits have wall-clock deadlines: run with the first,
+# SwiftATTLoopbackTests), whose waits have wall-clock deadlines: run with the first,
 # they lost whole seconds to the CPU-bound tests holding the pool. Last, the two that
 # start Bumble and the swift-att binary (IntegrationTests, CommandLineTests), whose
 # instrumented subprocesses are slow: apart, so that their waits are not starved by
@@ -33,7 +33,7 @@ sanitizers=()
 filter=()
 unit_only=0
 # Swift Testing matches --filter and --skip against "Module.Suite/test()".
-host_suites='(HostFaultTests|LoopbackControllerTests)\.'
+host_suites='(HostFaultTests|SwiftATTLoopbackTests)\.'
 subprocess_suites='(CommandLineTests|IntegrationTests)\.'
 while (($#)); do
     case "$1" in

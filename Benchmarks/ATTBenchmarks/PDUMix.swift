@@ -1,4 +1,4 @@
-import ATT
+import SwiftATTPDU
 
 /// The realistic PDU mix the ATT benchmark measures: what a GATT client and server
 /// exchange most during discovery and streaming.

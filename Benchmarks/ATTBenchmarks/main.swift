@@ -1,4 +1,4 @@
-import ATT
+import SwiftATTPDU
 import BenchmarkTables
 import BenchmarkSupport
 

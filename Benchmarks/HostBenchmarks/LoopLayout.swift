@@ -1,4 +1,4 @@
-import Host
+import SwiftATTHost
 
 /// Which threads the benchmark's hosts and tasks run on.
 enum LoopLayout: String, CaseIterable {

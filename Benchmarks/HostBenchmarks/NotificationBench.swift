@@ -1,9 +1,9 @@
-import Advertising
-import BluetoothCore
-import GATT
-import Host
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
 import Synchronization
-import Transport
+import SwiftATTTransport
 
 /// One swift-att peripheral notifying a characteristic to N swift-att centrals, each a
 /// separate host with its own controller and event loop: the work measured is the whole

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import BluetoothCore
-import HCI
-import L2CAP
-import Transport
+import SwiftATTCore
+import SwiftATTHCI
+import SwiftATTL2CAP
+import SwiftATTTransport
 
 /// The ceiling of a link through Bumble's virtual controllers: two bare HCI clients (no
 /// host stack) connect, then one pushes the exact ACL packets a notification of the

@@ -3,9 +3,9 @@ import Glibc
 #endif
 import BenchSupport
 import BenchmarkTables
-import Host
-import LoopbackController
-import Transport
+import SwiftATTHost
+import SwiftATTLoopback
+import SwiftATTTransport
 
 // The full-stack host benchmark (README: Benchmarks). Run with
 // `swift run -c release swift-att-host-benchmarks`; `--quick` for a smoke run of a few

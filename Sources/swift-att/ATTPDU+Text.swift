@@ -1,5 +1,5 @@
-import ATT
-import ATTJSON
+import SwiftATTPDU
+import SwiftATTPDUJSON
 
 extension ATTPDU {
     /// The PDU for people: `Read By Group Type Response (0x11)`, then its fields indented,

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ATTJSON
-import Transport
+import SwiftATTPDUJSON
+import SwiftATTTransport
 
 /// `swift-att adapters [--json]`: the kernel's Bluetooth adapters, with who holds each,
 /// read from HCIGETDEVINFO and the management channel (as `btmgmt info` would, without

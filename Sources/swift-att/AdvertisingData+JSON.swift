@@ -1,6 +1,6 @@
-import Advertising
-import ATTJSON
-import BluetoothCore
+import SwiftATTAdvertising
+import SwiftATTPDUJSON
+import SwiftATTCore
 
 extension AdvertisingData {
     /// The payload in the JSON form of `Fixtures/advertising/README.md`: `significantLength`,

@@ -1,5 +1,5 @@
-import Advertising
-import BluetoothCore
+import SwiftATTAdvertising
+import SwiftATTCore
 
 extension AdvertisingData {
     /// The payload for people, in the spirit of btmon and nRF Connect: one line per AD

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import HCI
-import Transport
+import SwiftATTHCI
+import SwiftATTTransport
 
 /// `swift-att bridge <A> <B>`: joins two HCI endpoints packet for packet, as BlueZ's
 /// btproxy and btattach do. With `vhci` on one side, a controller reached over TCP or a

@@ -1,7 +1,7 @@
-import ATTJSON
-import BluetoothCore
-import GATT
-import Host
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
 
 /// `discover`, `read`, `write` and `subscribe` on a connected peer, and the steps the
 /// seed flows and the shell share.

@@ -1,6 +1,6 @@
-import BluetoothCore
-import Profiles
-import Transport
+import SwiftATTCore
+import SwiftATTProfiles
+import SwiftATTTransport
 
 /// `swift-att central <action> …`: the central role from a shell, as LightBlue or nRF
 /// Connect offer it — scan, connect, discover, read, write, subscribe, an interactive

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Advertising
-import BluetoothCore
-import GATT
-import Host
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
 
 /// Finds the device a `swift-att central` action names, connects and resolves the
 /// characteristics it names.

@@ -1,4 +1,4 @@
-import Host
+import SwiftATTHost
 import Synchronization
 
 /// Signals and standard input for `swift-att central`, handed to whichever flow is

@@ -1,7 +1,7 @@
-import Advertising
-import ATTJSON
-import BluetoothCore
-import Host
+import SwiftATTAdvertising
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTHost
 
 /// `swift-att central scan`: a live table of advertisers (address, type, RSSI, name,
 /// services with their names, manufacturer data), one row per device as it is first

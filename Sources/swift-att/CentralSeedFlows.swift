@@ -1,8 +1,8 @@
-import ATTJSON
-import BluetoothCore
-import GATT
-import Host
-import Profiles
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTProfiles
 
 /// The seeds' central flows as ready commands.
 struct CentralSeedFlows {

@@ -1,10 +1,10 @@
-import Advertising
-import ATTJSON
-import BluetoothCore
-import GATT
-import HCI
-import Host
-import Profiles
+import SwiftATTAdvertising
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
+import SwiftATTProfiles
 
 /// One run of `swift-att central`: opens the controller, carries out the action, and
 /// always closes the controller again (a link still up is ended with it).

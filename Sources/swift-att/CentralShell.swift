@@ -1,7 +1,7 @@
-import ATTJSON
-import BluetoothCore
-import GATT
-import Host
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
 
 /// `swift-att central shell`: an interactive session, like gatttool's `-I` or
 /// bluetoothctl's `gatt` menu. One command per line on standard input; values the peer

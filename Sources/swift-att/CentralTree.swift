@@ -1,6 +1,6 @@
-import ATTJSON
-import BluetoothCore
-import GATT
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTGATT
 
 /// A discovered database as LightBlue shows it: services, their characteristics with
 /// properties and handles, and descriptors, each with its SIG (or seed) name; or as JSON.

@@ -1,6 +1,6 @@
-import ATTJSON
-import BluetoothCore
-import Profiles
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTProfiles
 
 /// Characteristic values as people and scripts read them: decoded for the
 /// characteristics a central meets most (heart rate, battery, the Device Information

@@ -1,6 +1,6 @@
-import Advertising
-import ATTJSON
-import BluetoothCore
+import SwiftATTAdvertising
+import SwiftATTPDUJSON
+import SwiftATTCore
 
 /// `swift-att decode ad <hex> [--json]`: advertising or scan response data, as an LE
 /// Advertising Report or an Extended Advertising Report carries it (Core 5.4 Vol 3 Part C §11).

@@ -1,5 +1,5 @@
-import ATT
-import ATTJSON
+import SwiftATTPDU
+import SwiftATTPDUJSON
 
 /// `swift-att decode att <hex> [--json]`; `decode ad` goes on to `DecodeADCommand`.
 enum DecodeCommand {

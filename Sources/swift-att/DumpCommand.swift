@@ -1,6 +1,6 @@
-import ATT
-import HCI
-import L2CAP
+import SwiftATTPDU
+import SwiftATTHCI
+import SwiftATTL2CAP
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
-import ATT
-import ATTJSON
+import SwiftATTPDU
+import SwiftATTPDUJSON
 
 /// `swift-att encode att <json>`.
 enum EncodeCommand {

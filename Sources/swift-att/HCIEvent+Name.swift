@@ -1,4 +1,4 @@
-import HCI
+import SwiftATTHCI
 
 extension HCIEvent {
     /// The spec's name: `Command Complete`, `LE Meta: LE Connection Complete`.

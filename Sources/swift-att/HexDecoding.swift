@@ -1,4 +1,4 @@
-import BluetoothCore
+import SwiftATTCore
 /// What `decode att` and `decode ad` share: the bytes come as hex in the arguments, or
 /// one item per line of standard input (`-`); each is printed for people or as one JSON
 /// line. A bad stdin line is reported with its number and the rest still decoded.

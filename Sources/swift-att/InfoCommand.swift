@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ATTJSON
-import HCI
-import Host
-import Transport
+import SwiftATTPDUJSON
+import SwiftATTHCI
+import SwiftATTHost
+import SwiftATTTransport
 
 /// `swift-att info --transport T [--btsnoop FILE] [--json]`: opens a controller, runs
 /// the start-up sequence and prints what it learned, like `btmgmt info` / `hciconfig -a`.

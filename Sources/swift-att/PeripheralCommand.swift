@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import BluetoothCore
-import Profiles
-import Transport
+import SwiftATTCore
+import SwiftATTProfiles
+import SwiftATTTransport
 
 /// `swift-att peripheral <profile> [--transport T] [--name NAME] [--btsnoop FILE]
 /// [--duration SECONDS] [--json]` with each profile's own options, or `swift-att

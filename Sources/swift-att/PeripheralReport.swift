@@ -1,5 +1,5 @@
-import ATTJSON
-import BluetoothCore
+import SwiftATTPDUJSON
+import SwiftATTCore
 
 /// How `swift-att peripheral` tells what happens: one line per event, for people or (with
 /// `--json`) as one JSON object per line whose "event" names it. Each line is flushed at

@@ -1,7 +1,7 @@
-import BluetoothCore
-import DatabaseFile
-import GATT
-import Profiles
+import SwiftATTCore
+import SwiftATTDatabaseFile
+import SwiftATTGATT
+import SwiftATTProfiles
 
 extension PeripheralSession {
     /// What one run of `swift-att peripheral` serves: the profile's server (its database

@@ -1,9 +1,9 @@
-import ATTJSON
-import BluetoothCore
-import DatabaseFile
-import GATT
-import Host
-import Profiles
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTDatabaseFile
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTProfiles
 
 // The battery (alone or beside heart-rate) and a --database file's writes.
 extension PeripheralSession {

@@ -1,13 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ATTJSON
-import BluetoothCore
-import DatabaseFile
-import GATT
-import HCI
-import Host
-import Profiles
+import SwiftATTPDUJSON
+import SwiftATTCore
+import SwiftATTDatabaseFile
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
+import SwiftATTProfiles
 
 /// One run of `swift-att peripheral`: a state machine fed by one stream of inputs — the
 /// peripheral's events, writes the profile's handlers pass on, signals, standard input

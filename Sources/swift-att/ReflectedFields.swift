@@ -1,5 +1,5 @@
-import BluetoothCore
-import HCI
+import SwiftATTCore
+import SwiftATTHCI
 
 /// Prints the stored fields of a decoded HCI structure, one per line, btmon-style:
 /// `Connection handle: 64`. Used for commands and events, whose many types share no

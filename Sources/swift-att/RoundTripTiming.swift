@@ -1,5 +1,5 @@
-import HCI
-import Host
+import SwiftATTHCI
+import SwiftATTHost
 
 /// `swift-att info --round-trips N`: the HCI command round trip through whatever the
 /// transport is (for hci0, the kernel's socket, driver and bus), measured as N Read

@@ -1,5 +1,5 @@
-import ATT
-import BluetoothCore
+import SwiftATTPDU
+import SwiftATTCore
 
 /// How one field reads in the human form: handles as btmon prints them (`0x000d`), UUIDs
 /// with their assigned names, values as hex with their ASCII when all of it is printable.

@@ -1,6 +1,6 @@
 import Foundation
-import HCI
-import L2CAP
+import SwiftATTHCI
+import SwiftATTL2CAP
 
 /// One ATT PDU found in a capture, with the direction it travelled.
 struct CapturedPDU {

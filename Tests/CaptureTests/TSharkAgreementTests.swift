@@ -1,6 +1,6 @@
-import ATT
+import SwiftATTPDU
 import Foundation
-import HCI
+import SwiftATTHCI
 import Testing
 
 /// Every ATT PDU in every capture decodes, re-encodes to the same bytes, and agrees

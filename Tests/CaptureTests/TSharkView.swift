@@ -1,4 +1,4 @@
-import ATT
+import SwiftATTPDU
 import Foundation
 
 /// A decoded PDU's fields under the names `Fixtures/captures/dissect.py` gives tshark's,

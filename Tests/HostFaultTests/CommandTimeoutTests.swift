@@ -1,6 +1,6 @@
-import HCI
-import Host
-import LoopbackController
+import SwiftATTHCI
+import SwiftATTHost
+import SwiftATTLoopback
 import Testing
 
 /// A command the controller never answers (BENCH.md quirk 1; Bumble's own test is in

@@ -1,9 +1,9 @@
-import Advertising
+import SwiftATTAdvertising
 import BenchSupport
-import BluetoothCore
-import GATT
-import Host
-import LoopbackController
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTLoopback
 
 /// The database the fault tests attack, and small helpers they share.
 enum FaultFixture {

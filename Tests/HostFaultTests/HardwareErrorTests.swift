@@ -1,10 +1,10 @@
-import ATT
+import SwiftATTPDU
 import BenchSupport
-import BluetoothCore
-import GATT
-import HCI
-import Host
-import LoopbackController
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
+import SwiftATTLoopback
 import Testing
 
 /// A controller that reports a Hardware Error (Core 5.4 Vol 4 Part E §7.7.16): the host

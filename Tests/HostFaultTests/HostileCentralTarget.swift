@@ -1,8 +1,8 @@
-import ATT
-import BluetoothCore
-import GATT
-import Host
-import LoopbackController
+import SwiftATTPDU
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTLoopback
 import Testing
 
 /// A swift-att peripheral serving `FaultFixture.database()` on a loopback link, with a

@@ -1,8 +1,8 @@
-import ATT
-import BluetoothCore
-import GATT
-import Host
-import L2CAP
+import SwiftATTPDU
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTL2CAP
 import Testing
 
 /// A hostile central against the swift-att peripheral, end to end through the whole host:

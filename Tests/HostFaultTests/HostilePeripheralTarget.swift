@@ -1,5 +1,5 @@
-import Host
-import LoopbackController
+import SwiftATTHost
+import SwiftATTLoopback
 
 /// A swift-att central connected to a `RawPeer` peripheral on a loopback link, at
 /// ATT_MTU 23 (no Exchange MTU): the raw side answers whatever the central asks, as

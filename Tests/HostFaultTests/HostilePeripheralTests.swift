@@ -1,9 +1,9 @@
-import ATT
-import BluetoothCore
-import GATT
-import Host
-import L2CAP
-import LoopbackController
+import SwiftATTPDU
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTL2CAP
+import SwiftATTLoopback
 import Testing
 
 /// A hostile peripheral against the swift-att central and its GATT client: a `RawPeer`

@@ -1,9 +1,9 @@
-import ATT
-import BluetoothCore
-import GATT
-import HCI
-import Host
-import LoopbackController
+import SwiftATTPDU
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
+import SwiftATTLoopback
 import Testing
 
 /// The link ends in the middle of a multi-request procedure (Core 5.4 Vol 3 Part G §4):

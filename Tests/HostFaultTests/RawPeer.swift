@@ -1,13 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ATT
-import BluetoothCore
-import HCI
-import L2CAP
-import LoopbackController
+import SwiftATTPDU
+import SwiftATTCore
+import SwiftATTHCI
+import SwiftATTL2CAP
+import SwiftATTLoopback
 import Synchronization
-import Transport
+import SwiftATTTransport
 
 /// A bare LE host that a test drives by hand: HCI commands to its loopback controller,
 /// then whatever ACL bytes the test likes on the link, with what comes back read raw.

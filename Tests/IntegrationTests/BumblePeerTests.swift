@@ -1,10 +1,10 @@
 import BenchSupport
-import Advertising
-import BluetoothCore
-import HCI
-import Host
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTHCI
+import SwiftATTHost
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// swift-att against Bumble's own host: the bytes each side produces are read by an
 /// independent implementation.

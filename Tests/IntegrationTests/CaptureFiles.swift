@@ -1,6 +1,6 @@
 import BenchSupport
 import Foundation
-import HCI
+import SwiftATTHCI
 
 /// btsnoop files a test has its hosts write (`Controller.open(capturePath:)`), checked
 /// after the run; with SWIFT_ATT_UPDATE_FIXTURES=1 they are copied into Fixtures/hci.

@@ -1,11 +1,11 @@
-import Advertising
+import SwiftATTAdvertising
 import BenchSupport
-import BluetoothCore
-import GATT
-import HCI
-import Host
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// swift-att's central role against swift-att's peripheral role on Bumble's radio.
 @Suite(.serialized) struct CentralTests {

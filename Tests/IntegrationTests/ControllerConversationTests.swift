@@ -1,9 +1,9 @@
 import BenchSupport
-import BluetoothCore
-import HCI
-import Host
+import SwiftATTCore
+import SwiftATTHCI
+import SwiftATTHost
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// The Swift HCI layer against Bumble's virtual controllers over TCP.
 @Suite(.serialized) struct ControllerConversationTests {

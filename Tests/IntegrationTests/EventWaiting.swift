@@ -1,6 +1,6 @@
 import BenchSupport
-import HCI
-import Host
+import SwiftATTHCI
+import SwiftATTHost
 
 
 /// The first value `match` extracts from `events` within `timeout`. Subscribe

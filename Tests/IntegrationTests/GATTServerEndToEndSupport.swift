@@ -1,8 +1,8 @@
 import BenchSupport
-import BluetoothCore
+import SwiftATTCore
 import Foundation
-import GATT
-import Host
+import SwiftATTGATT
+import SwiftATTHost
 import Synchronization
 
 /// Bumble's GATT client (Tests/bench/bumble_client.py) driven one step at a time: each

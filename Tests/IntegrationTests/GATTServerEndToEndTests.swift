@@ -1,16 +1,16 @@
-import ATT
-import Advertising
+import SwiftATTPDU
+import SwiftATTAdvertising
 import BenchSupport
-import BluetoothCore
-import GATT
+import SwiftATTCore
+import SwiftATTGATT
 #if canImport(Glibc)
 import Glibc
 #endif
-import HCI
-import Host
+import SwiftATTHCI
+import SwiftATTHost
 import Synchronization
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// swift-att's GATT server end to end (issue 4): a `Peripheral` on one of Bumble's
 /// virtual controllers, Bumble's own GATT client (Tests/bench/bumble_client.py) on

@@ -1,10 +1,10 @@
 import BenchSupport
-import Advertising
-import BluetoothCore
-import HCI
-import Host
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTHCI
+import SwiftATTHost
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// Two swift-att hosts on Bumble's linked virtual controllers: one advertises with data
 /// built by the Advertising target, the other scans, decodes the report, connects and
@@ -42,7 +42,7 @@ import Transport
         }
     }
 
-    static func connectionComplete(_ event: HCIEvent) -> (handle: UInt16, role: HCI.LERole, peer: BluetoothAddress)? {
+    static func connectionComplete(_ event: HCIEvent) -> (handle: UInt16, role: LERole, peer: BluetoothAddress)? {
         guard case let .leMeta(meta) = event else { return nil }
         switch meta {
         case let .connectionComplete(c) where c.status.isSuccess: return (c.connectionHandle, c.role, c.peerAddress)

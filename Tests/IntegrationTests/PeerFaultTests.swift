@@ -1,11 +1,11 @@
-import ATT
+import SwiftATTPDU
 import BenchSupport
-import BluetoothCore
-import GATT
-import HCI
-import Host
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// The client's faults against Bumble's GATT server: a server that never answers, a peer
 /// that disconnects with calls pending, a controller that vanishes. Every pending call

@@ -1,11 +1,11 @@
-import ATT
+import SwiftATTPDU
 import BenchSupport
-import BluetoothCore
-import GATT
-import HCI
-import Host
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// swift-att's GATT client (`Peer`) against Bumble's GATT server (Tests/bench/bumble_server.py):
 /// an independent implementation on the other end of Bumble's virtual radio.

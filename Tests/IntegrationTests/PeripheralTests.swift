@@ -1,13 +1,13 @@
-import ATT
-import Advertising
+import SwiftATTPDU
+import SwiftATTAdvertising
 import BenchSupport
-import BluetoothCore
-import GATT
-import HCI
-import Host
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
 import Synchronization
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// swift-att as a GATT peripheral, with Bumble's host as the central: discovery, reads,
 /// writes and notifications cross two independent stacks.

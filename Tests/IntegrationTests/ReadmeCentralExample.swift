@@ -1,8 +1,8 @@
-import Advertising
-import BluetoothCore
-import GATT
-import Host
-import Profiles
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTProfiles
 
 /// README's "Be a central from Swift" program, kept here so that it keeps compiling.
 /// (It needs a heart-rate monitor; the tests run the same flow against Bumble instead.)

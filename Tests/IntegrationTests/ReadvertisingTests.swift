@@ -1,11 +1,11 @@
-import Advertising
+import SwiftATTAdvertising
 import BenchSupport
-import BluetoothCore
-import GATT
-import HCI
-import Host
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
 import Testing
-import Transport
+import SwiftATTTransport
 
 /// A `Peripheral` advertises again by itself once a connection stopped its advertising
 /// (`Readvertising`), with Bumble's hosts as the centrals: nobody calls `startAdvertising`

@@ -1,4 +1,4 @@
-import Host
+import SwiftATTHost
 import Synchronization
 
 /// What the soak peripheral's event stream said, counted by one task reading it, so the

@@ -1,6 +1,6 @@
-import BluetoothCore
-import GATT
-import Host
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
 
 /// swift-att as the central of the soak: connects to `links` peripherals advertising the
 /// soak service, one after another, subscribes to both characteristics of each, and

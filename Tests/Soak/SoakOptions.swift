@@ -1,4 +1,4 @@
-import Transport
+import SwiftATTTransport
 
 /// The command line of `swift-att-soak` (main.swift prints the usage).
 struct SoakOptions: Sendable {

@@ -1,7 +1,7 @@
-import Advertising
-import BluetoothCore
-import GATT
-import Host
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
 
 /// swift-att as the peripheral of the soak. Once `links` centrals have subscribed to both
 /// characteristics, it notifies a sequence number every `interval` and indicates one

@@ -1,6 +1,6 @@
-import Advertising
-import BluetoothCore
-import GATT
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTGATT
 
 /// The soak's GATT service: one characteristic notified and one indicated, each value a
 /// sequence number (UInt32, little-endian) padded to `valueLength` octets, so a receiver

@@ -1,4 +1,4 @@
-import HCI
+import SwiftATTHCI
 
 /// Target `hci-acl`: one HCI ACL data packet (no H4 indicator), as a controller sends it.
 ///

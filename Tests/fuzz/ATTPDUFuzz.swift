@@ -1,4 +1,4 @@
-import ATT
+import SwiftATTPDU
 
 /// Target `att`: one ATT PDU, the bytes a peer sends on L2CAP channel 0x0004.
 ///

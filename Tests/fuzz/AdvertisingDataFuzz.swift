@@ -1,5 +1,5 @@
-import Advertising
-import BluetoothCore
+import SwiftATTAdvertising
+import SwiftATTCore
 
 /// Target `advertising`: one advertising or scan response payload, as it arrives in an
 /// advertising report from anyone in range.

@@ -1,4 +1,4 @@
-import HCI
+import SwiftATTHCI
 
 /// Target `btsnoop`: a capture file, as `swift-att dump` reads one from disk.
 ///

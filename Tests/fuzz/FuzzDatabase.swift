@@ -1,5 +1,5 @@
-import ATT
-import GATT
+import SwiftATTPDU
+import SwiftATTGATT
 
 /// The attribute database both GATT targets fuzz against: every kind of value the server
 /// serves, so requests reach every branch of it.

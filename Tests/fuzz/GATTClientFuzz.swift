@@ -1,5 +1,5 @@
-import ATT
-import GATT
+import SwiftATTPDU
+import SwiftATTGATT
 
 /// Target `gatt-client`: every GATT client procedure (GATTClient+*.swift) run over an
 /// `ATTBearer` against the in-repo server holding `FuzzDatabase`, with the fuzzer

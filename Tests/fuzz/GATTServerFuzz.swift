@@ -1,5 +1,5 @@
-import ATT
-import GATT
+import SwiftATTPDU
+import SwiftATTGATT
 
 /// Target `gatt-server`: a stream of ATT PDUs from up to three clients, each through its
 /// own `ATTBearer` into one `GATTServer` serving `FuzzDatabase`, as the host's loop runs

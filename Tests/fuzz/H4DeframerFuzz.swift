@@ -1,4 +1,4 @@
-import HCI
+import SwiftATTHCI
 
 /// Target `h4`: the byte stream from a controller over UART or TCP (H4), cut into the
 /// arbitrary chunks a read returns, driving what the host's transport loop drives.

@@ -1,4 +1,4 @@
-import HCI
+import SwiftATTHCI
 
 /// Target `hci-event`: one HCI event packet (no H4 indicator), as a controller sends it.
 ///

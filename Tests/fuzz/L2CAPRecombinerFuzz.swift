@@ -1,5 +1,5 @@
-import HCI
-import L2CAP
+import SwiftATTHCI
+import SwiftATTL2CAP
 
 /// Target `l2cap`: ACL fragments for several connections, interleaved, fed to the
 /// recombiner the way the host's loop feeds every inbound ACL packet.

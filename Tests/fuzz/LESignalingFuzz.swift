@@ -1,4 +1,4 @@
-import L2CAP
+import SwiftATTL2CAP
 
 /// Target `le-signaling`: one frame on the LE signaling channel (CID 0x0005), and the
 /// same bytes on the Security Manager channel (0x0006), as a peer sends them.

@@ -20,8 +20,8 @@
 # LLVMFuzzerTestOneInput libFuzzer's own main() calls. In Package.swift such targets
 # would have no main() in the normal build (or clash with swift-att's), and SwiftPM's
 # sanitizer flags apply to the whole graph, including Transport/Host and the test
-# targets that the harnesses do not need. Compiling the six pure modules (BluetoothCore,
-# ATT, HCI, Advertising, L2CAP, GATT) directly takes about a minute on two cores, needs
+# targets that the harnesses do not need. Compiling the six pure modules (SwiftATTCore,
+# SwiftATTPDU, SwiftATTHCI, SwiftATTAdvertising, SwiftATTL2CAP, SwiftATTGATT) directly takes about a minute on two cores, needs
 # nothing from .build/, and rebuilds only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,10 +54,10 @@ declare -A harness=(
     [le-signaling]=LESignalingFuzz [gatt-server]=GATTServerFuzz [gatt-client]=GATTClientFuzz
 )
 declare -A modules=(
-    [att]="BluetoothCore ATT" [hci-event]="BluetoothCore HCI" [hci-acl]="BluetoothCore HCI"
-    [h4]="BluetoothCore HCI" [advertising]="BluetoothCore Advertising" [btsnoop]="BluetoothCore HCI"
-    [l2cap]="BluetoothCore HCI L2CAP" [le-signaling]="BluetoothCore HCI L2CAP"
-    [gatt-server]="BluetoothCore ATT GATT" [gatt-client]="BluetoothCore ATT GATT"
+    [att]="SwiftATTCore SwiftATTPDU" [hci-event]="SwiftATTCore SwiftATTHCI" [hci-acl]="SwiftATTCore SwiftATTHCI"
+    [h4]="SwiftATTCore SwiftATTHCI" [advertising]="SwiftATTCore SwiftATTAdvertising" [btsnoop]="SwiftATTCore SwiftATTHCI"
+    [l2cap]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP" [le-signaling]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP"
+    [gatt-server]="SwiftATTCore SwiftATTPDU SwiftATTGATT" [gatt-client]="SwiftATTCore SwiftATTPDU SwiftATTGATT"
 )
 # Inputs longer than this are cut; streams (captures, request sequences) get more room.
 declare -A max_len=(
@@ -82,8 +82,9 @@ build="$out"
 if [[ $optimize == -O ]]; then flags+=(-g); else build="$out/onone"; flags+=(-gline-tables-only); fi
 mkdir -p "$build/modules" "$build/bin"
 
-declare -A deps=([BluetoothCore]="" [ATT]="BluetoothCore" [HCI]="BluetoothCore"
-    [Advertising]="BluetoothCore" [L2CAP]="BluetoothCore HCI" [GATT]="BluetoothCore ATT")
+declare -A deps=([SwiftATTCore]="" [SwiftATTPDU]="SwiftATTCore" [SwiftATTHCI]="SwiftATTCore"
+    [SwiftATTAdvertising]="SwiftATTCore" [SwiftATTL2CAP]="SwiftATTCore SwiftATTHCI"
+    [SwiftATTGATT]="SwiftATTCore SwiftATTPDU")
 
 # Quiet the gold linker's "Cannot export local symbol '__asan_…'" notes (harmless).
 link_filter() { grep -v "Cannot export local symbol" || true; }
@@ -117,7 +118,7 @@ build_target() {
     test "${PIPESTATUS[0]}" -eq 0
 }
 
-# The modules the chosen targets need: BluetoothCore, then two chains side by side (each
+# The modules the chosen targets need: SwiftATTCore, then two chains side by side (each
 # module is one single-threaded whole-module compile, these machines have two cores).
 # Chains rather than layers: GATT starts as soon as ATT is done instead of waiting for
 # HCI, the longest compile of the middle layer; the two chains take about as long.
@@ -128,10 +129,10 @@ build_chain() {
         if [[ $needed == *" $m "* ]]; then build_module "$m"; fi
     done
 }
-build_chain BluetoothCore
-build_chain ATT GATT &
+build_chain SwiftATTCore
+build_chain SwiftATTPDU SwiftATTGATT &
 chain=$!
-build_chain HCI Advertising L2CAP
+build_chain SwiftATTHCI SwiftATTAdvertising SwiftATTL2CAP
 wait "$chain"
 # Harnesses compile and link two at a time (these machines have two cores).
 pids=()

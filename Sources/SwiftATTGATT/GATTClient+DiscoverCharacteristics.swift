@@ -1,0 +1,102 @@
+import SwiftATTPDU
+import SwiftATTCore
+
+extension GATTClient {
+    /// Discover All Characteristics of a Service (Core 5.4 Vol 3 Part G §4.6.1) or, given
+    /// a UUID, Discover Characteristics by UUID (§4.6.2).
+    ///
+    /// Read By Type Requests for «Characteristic» over the service's handles, each
+    /// continuing after the last declaration found, until Attribute Not Found or the
+    /// service's end. Each declaration (§3.3.1) gives the properties, the value handle
+    /// and the UUID; a characteristic ends before the next declaration, the last one at
+    /// the service's end. By UUID, every declaration is still read (the end handles need
+    /// them) and only the matching characteristics are returned.
+    public struct DiscoverCharacteristics: GATTProcedure {
+        public typealias Output = [Characteristic]
+
+        public let mtu: Int
+        /// The service's handles.
+        public let range: ClosedRange<UInt16>
+        /// `nil`: every characteristic.
+        public let uuid: BluetoothUUID?
+
+        var core: GATTProcedureCore<Output>
+        var cursor: GATTProcedureCursor
+        /// Declarations so far, end handles not yet known.
+        var declarations: [Characteristic] = []
+
+        public init(range: ClosedRange<UInt16>, uuid: BluetoothUUID? = nil, mtu: Int) {
+            self.mtu = GATTClient.clamp(mtu)
+            self.range = range
+            self.uuid = uuid
+            cursor = GATTProcedureCursor(range: range)
+            core = GATTProcedureCore(roundTripLimit: range.count + 1)
+        }
+
+        public init(service: Service, uuid: BluetoothUUID? = nil, mtu: Int) {
+            self.init(range: service.handles, uuid: uuid, mtu: mtu)
+        }
+
+        public mutating func start() -> Step {
+            guard range.lowerBound != 0 else { return core.begin(.failed(.invalidHandleRange(range))) }
+            return core.begin(request())
+        }
+
+        public mutating func receive(_ response: ATTPDU) -> Step {
+            switch core.intake(response) {
+            case let .stop(step): return step
+            case let .handle(pdu): return core.emit(advance(pdu))
+            }
+        }
+
+        public mutating func cancel() -> Step? { core.cancel() }
+
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+
+        private func request() -> Step {
+            .request(.readByTypeRequest(ReadByTypeRequest(
+                startingHandle: cursor.start, endingHandle: range.upperBound, attributeType: GATTAttributeType.characteristic)))
+        }
+
+        private mutating func advance(_ pdu: ATTPDU) -> Step {
+            switch pdu {
+            case let .errorResponse(error) where error.errorCode == .attributeNotFound:
+                return finish()
+            case let .errorResponse(error):
+                return .failed(.attribute(error))
+            case let .readByTypeResponse(response):
+                let opcode = ReadByTypeResponse.opcode
+                let list = response.attributeDataList
+                guard !list.isEmpty else { return .failed(.malformedResponse(.emptyList(opcode))) }
+                for entry in list {
+                    if let error = cursor.accept(opcode, handle: entry.handle) { return .failed(error) }
+                    let value = entry.value
+                    guard value.count == 5 || value.count == 19, let uuid = BluetoothUUID(littleEndianBytes: value.bytes(from: 3)) else {
+                        return .failed(.malformedResponse(.invalidValueLength(
+                            opcode, handle: entry.handle, length: value.count, expected: [5, 19])))
+                    }
+                    let valueHandle = value.littleEndianUInt16(at: 1)
+                    // The value follows its declaration (§3.3.2) inside the service, and the
+                    // next declaration comes after it.
+                    if let error = cursor.accept(opcode, handle: valueHandle) { return .failed(error) }
+                    declarations.append(Characteristic(
+                        uuid: uuid, declarationHandle: entry.handle, valueHandle: valueHandle,
+                        endHandle: valueHandle, properties: GATTCharacteristic.Properties(rawValue: value.byte(at: 0))))
+                }
+                return cursor.isExhausted ? finish() : request()
+            default:
+                return .failed(.unexpectedResponse(pdu.opcode, request: nil))
+            }
+        }
+
+        /// Derives the end handles and applies the UUID filter.
+        private func finish() -> Step {
+            var all = declarations
+            for i in all.indices {
+                all[i].endHandle = i + 1 < all.count ? all[i + 1].declarationHandle - 1 : range.upperBound
+            }
+            guard let uuid else { return .done(all) }
+            return .done(all.filter { $0.uuid == uuid })
+        }
+    }
+}

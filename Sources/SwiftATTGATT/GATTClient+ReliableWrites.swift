@@ -1,0 +1,61 @@
+import SwiftATTPDU
+
+extension GATTClient {
+    /// Reliable Writes (Core 5.4 Vol 3 Part G §4.9.5): several values, each possibly
+    /// long, written together or not at all, each part verified.
+    ///
+    /// Prepare Write Requests with parts of at most ATT_MTU−5 octets, value after value;
+    /// each response must echo the part's handle, offset and bytes exactly. On a mismatch
+    /// the client sends Execute Write (cancel) and fails with `reliableWriteEchoMismatch`;
+    /// on an Error Response it cancels too and fails with that error. After the last
+    /// echo, Execute Write (write) commits everything. The characteristics should have
+    /// the Reliable Write extended property (§3.3.3.1); the server decides.
+    public struct ReliableWrites: GATTProcedure {
+        public typealias Output = Void
+
+        /// One value to write: where, what, and from which offset within the value.
+        public struct Write: Sendable, Hashable {
+            public var handle: UInt16
+            public var value: [UInt8]
+            public var offset: UInt16
+
+            public init(handle: UInt16, value: [UInt8], offset: UInt16 = 0) {
+                self.handle = handle
+                self.value = value
+                self.offset = offset
+            }
+        }
+
+        public let mtu: Int
+        public let writes: [Write]
+
+        var core: GATTProcedureCore<Output>
+        var prepared: GATTProcedurePreparedWrites
+
+        public init(_ writes: [Write], mtu: Int) {
+            self.mtu = GATTClient.clamp(mtu)
+            self.writes = writes
+            prepared = GATTProcedurePreparedWrites(writes.map { ($0.handle, $0.value, $0.offset) }, reliable: true, mtu: self.mtu)
+            core = GATTProcedureCore(roundTripLimit: prepared.roundTrips)
+        }
+
+        /// Prepare Write Requests the procedure sends before Execute Write.
+        public var prepareWriteCount: Int { prepared.parts.count }
+
+        public mutating func start() -> Step {
+            guard !writes.isEmpty else { return core.begin(.done(())) }
+            return core.begin(prepared.start())
+        }
+
+        public mutating func receive(_ response: ATTPDU) -> Step {
+            switch core.intake(response) {
+            case let .stop(step): return step
+            case let .handle(pdu): return core.emit(prepared.advance(pdu, done: ()))
+            }
+        }
+
+        public mutating func cancel() -> Step? { core.cancel() }
+
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+    }
+}

@@ -1,0 +1,55 @@
+import SwiftATTPDU
+
+extension GATTClient {
+    /// Write Long Characteristic Values (Core 5.4 Vol 3 Part G §4.9.4), and Write Long
+    /// Characteristic Descriptors (§4.12.4), the same requests at a descriptor's handle.
+    ///
+    /// Prepare Write Requests with parts of at most ATT_MTU−5 octets, in order from
+    /// `offset`, then an Execute Write Request (write). Each echo must name the part's
+    /// handle and offset. On an Error Response to a Prepare Write, or a wrong echo, the
+    /// client sends Execute Write (cancel) so the server drops the parts, then fails with
+    /// that error. The value may be up to 512 octets less `offset` (Part F §3.2.9).
+    public struct WriteLongCharacteristicValues: GATTProcedure {
+        public typealias Output = Void
+
+        public let mtu: Int
+        public let handle: UInt16
+        public let value: [UInt8]
+        /// Where the value goes within the attribute's value.
+        public let offset: UInt16
+
+        var core: GATTProcedureCore<Output>
+        var writes: GATTProcedurePreparedWrites
+
+        public init(handle: UInt16, value: [UInt8], offset: UInt16 = 0, mtu: Int) {
+            self.mtu = GATTClient.clamp(mtu)
+            self.handle = handle
+            self.value = value
+            self.offset = offset
+            writes = GATTProcedurePreparedWrites([(handle, value, offset)], reliable: false, mtu: self.mtu)
+            core = GATTProcedureCore(roundTripLimit: writes.roundTrips)
+        }
+
+        /// Prepare Write Requests the procedure sends before Execute Write.
+        public var prepareWriteCount: Int { writes.parts.count }
+
+        public mutating func start() -> Step {
+            core.begin(writes.start())
+        }
+
+        public mutating func receive(_ response: ATTPDU) -> Step {
+            switch core.intake(response) {
+            case let .stop(step): return step
+            case let .handle(pdu): return core.emit(writes.advance(pdu, done: ()))
+            }
+        }
+
+        public mutating func cancel() -> Step? { core.cancel() }
+
+        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+    }
+
+    /// Write Long Characteristic Descriptors (§4.12.4): the same requests at the
+    /// descriptor's handle.
+    public typealias WriteLongCharacteristicDescriptor = WriteLongCharacteristicValues
+}

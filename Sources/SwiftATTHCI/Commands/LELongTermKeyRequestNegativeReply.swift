@@ -1,0 +1,22 @@
+import SwiftATTCore
+
+/// HCI_LE_Long_Term_Key_Request_Negative_Reply: the host has no key for the peer's
+/// LE Long Term Key Request. Core 5.4 Vol 4 Part E §7.8.26.
+public struct LELongTermKeyRequestNegativeReply: HCICommand, Hashable {
+    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x001B)
+    public typealias ReturnParameters = HCIConnectionHandleReturn
+    public var connectionHandle: UInt16
+
+    public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
+
+    public var parametersLength: Int { 2 }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        writer.write(connectionHandle)
+    }
+
+    public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
+        try HCIWire.check(p, "LE Long Term Key Request Negative Reply parameters", length: 2)
+        connectionHandle = p.littleEndianUInt16(at: 0)
+    }
+}

@@ -1,0 +1,29 @@
+import SwiftATTCore
+
+/// HCI_LE_Long_Term_Key_Request_Reply: a peripheral gives the key for the peer's LE Long
+/// Term Key Request. Core 5.4 Vol 4 Part E §7.8.25.
+public struct LELongTermKeyRequestReply: HCICommand, Hashable {
+    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x001A)
+    public typealias ReturnParameters = HCIConnectionHandleReturn
+    public var connectionHandle: UInt16
+    /// Long_Term_Key, least significant octet first on the wire.
+    public var longTermKey: UInt128
+
+    public init(connectionHandle: UInt16, longTermKey: UInt128) {
+        self.connectionHandle = connectionHandle
+        self.longTermKey = longTermKey
+    }
+
+    public var parametersLength: Int { 18 }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        writer.write(connectionHandle)
+        writer.write(longTermKey)
+    }
+
+    public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
+        try HCIWire.check(p, "LE Long Term Key Request Reply parameters", length: 18)
+        connectionHandle = p.littleEndianUInt16(at: 0)
+        longTermKey = p.littleEndianUInt128(at: 2)
+    }
+}

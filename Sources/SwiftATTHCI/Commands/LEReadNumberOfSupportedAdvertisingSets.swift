@@ -1,0 +1,32 @@
+import SwiftATTCore
+
+/// HCI_LE_Read_Number_of_Supported_Advertising_Sets: how many extended advertising sets
+/// the controller can hold at once. Core 5.4 Vol 4 Part E §7.8.58.
+public struct LEReadNumberOfSupportedAdvertisingSets: HCIParameterlessCommand, Hashable {
+    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x003B)
+    public init() {}
+
+    public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
+        public var status: HCIStatus
+        public var numSupportedAdvertisingSets: UInt8
+
+        public init(status: HCIStatus, numSupportedAdvertisingSets: UInt8) {
+            self.status = status
+            self.numSupportedAdvertisingSets = numSupportedAdvertisingSets
+        }
+
+        public init(returnParameters: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
+            let p = try HCIWire.returnBlock(
+                returnParameters, "LE Read Number of Supported Advertising Sets return parameters", length: 2)
+            status = HCIStatus(p.byte(at: 0))
+            numSupportedAdvertisingSets = p.byte(at: 1)
+        }
+
+        public var encodedLength: Int { 2 }
+
+        public func encode(into writer: inout ByteWriter) {
+            writer.write(status.rawValue)
+            writer.write(numSupportedAdvertisingSets)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import SwiftATTCore
+
+/// HCI_LE_Set_Advertising_Set_Random_Address: the random address one extended
+/// advertising set uses with own-address type random. Core 5.4 Vol 4 Part E §7.8.52.
+public struct LESetAdvertisingSetRandomAddress: HCICommand, Hashable {
+    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0035)
+    public var advertisingHandle: UInt8
+    public var randomAddress: BluetoothAddress
+
+    public init(advertisingHandle: UInt8, randomAddress: BluetoothAddress) {
+        self.advertisingHandle = advertisingHandle
+        self.randomAddress = BluetoothAddress(randomAddress.value, kind: .random)
+    }
+
+    public var parametersLength: Int { 7 }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        writer.write(advertisingHandle)
+        randomAddress.encode(into: &writer)
+    }
+
+    public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
+        try HCIWire.check(p, "LE Set Advertising Set Random Address parameters", length: 7)
+        advertisingHandle = p.byte(at: 0)
+        randomAddress = p.address(at: 1, kind: .random)
+    }
+}

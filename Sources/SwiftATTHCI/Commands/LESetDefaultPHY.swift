@@ -1,0 +1,32 @@
+import SwiftATTCore
+
+/// HCI_LE_Set_Default_PHY: the PHYs the host prefers for new connections.
+/// Core 5.4 Vol 4 Part E §7.8.48.
+public struct LESetDefaultPHY: HCICommand, Hashable {
+    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0031)
+    public var allPHYs: LESetPHY.AllPHYs
+    public var txPHYs: LEPHYs
+    public var rxPHYs: LEPHYs
+
+    public init(allPHYs: LESetPHY.AllPHYs = [], txPHYs: LEPHYs, rxPHYs: LEPHYs) {
+        self.allPHYs = allPHYs
+        self.txPHYs = txPHYs
+        self.rxPHYs = rxPHYs
+    }
+
+    public var parametersLength: Int { 3 }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        writer.write(allPHYs.rawValue)
+        writer.write(txPHYs.rawValue)
+        writer.write(rxPHYs.rawValue)
+    }
+
+    public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
+        let what = "LE Set Default PHY"
+        try HCIWire.check(p, "\(what) parameters", length: 3)
+        allPHYs = try HCIField.decodeBits(LESetPHY.AllPHYs.self, p.byte(at: 0), known: .all, "\(what) All_PHYs")
+        txPHYs = try HCIField.decodeBits(LEPHYs.self, p.byte(at: 1), known: .all, "\(what) TX_PHYs")
+        rxPHYs = try HCIField.decodeBits(LEPHYs.self, p.byte(at: 2), known: .all, "\(what) RX_PHYs")
+    }
+}

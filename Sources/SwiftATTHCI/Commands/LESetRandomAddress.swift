@@ -1,0 +1,21 @@
+import SwiftATTCore
+
+/// HCI_LE_Set_Random_Address: the random address used when advertising, scanning or
+/// initiating with own-address type random. Core 5.4 Vol 4 Part E §7.8.4.
+public struct LESetRandomAddress: HCICommand, Hashable {
+    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0005)
+    public var randomAddress: BluetoothAddress
+
+    public init(randomAddress: BluetoothAddress) { self.randomAddress = randomAddress }
+
+    public var parametersLength: Int { 6 }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        randomAddress.encode(into: &writer)
+    }
+
+    public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
+        try HCIWire.check(p, "LE Set Random Address parameters", length: 6)
+        randomAddress = BluetoothAddress(littleEndianBytes: p.bytes(at: 0, count: 6), kind: .random)
+    }
+}

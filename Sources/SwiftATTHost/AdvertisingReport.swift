@@ -1,0 +1,50 @@
+import SwiftATTCore
+import SwiftATTHCI
+
+/// One advertising or scan-response report, whichever event carried it: LE Advertising
+/// Report (legacy) or LE Extended Advertising Report, which Bumble's controller sends
+/// even for a legacy scan (BENCH.md quirk 5).
+public struct AdvertisingReport: Sendable, Hashable {
+    public var address: BluetoothAddress
+    public var rssi: Int8
+    /// The AD structures, copied out of the event.
+    public var data: [UInt8]
+    public var isScanResponse: Bool
+    public var isConnectable: Bool
+    /// Whether a legacy PDU carried it (always, for legacy reports).
+    public var isLegacy: Bool
+
+    public init(address: BluetoothAddress, rssi: Int8, data: [UInt8], isScanResponse: Bool, isConnectable: Bool, isLegacy: Bool) {
+        self.address = address
+        self.rssi = rssi
+        self.data = data
+        self.isScanResponse = isScanResponse
+        self.isConnectable = isConnectable
+        self.isLegacy = isLegacy
+    }
+
+    /// The reports an event holds (none for other events). RSSI 127 means unavailable.
+    public static func reports(in event: HCIEvent) -> [AdvertisingReport] {
+        guard case let .leMeta(meta) = event else { return [] }
+        switch meta {
+        case let .advertisingReport(r):
+            return r.reports.map { report in
+                let type = report.eventType
+                return AdvertisingReport(
+                    address: report.address, rssi: report.rssi, data: Array(report.data),
+                    isScanResponse: type == .scanRsp,
+                    isConnectable: type == .advInd || type == .advDirectInd, isLegacy: true)
+            }
+        case let .extendedAdvertisingReport(r):
+            return r.reports.map { report in
+                AdvertisingReport(
+                    address: report.address, rssi: report.rssi, data: Array(report.data),
+                    isScanResponse: report.eventType.contains(.scanResponse),
+                    isConnectable: report.eventType.contains(.connectable),
+                    isLegacy: report.eventType.contains(.legacy))
+            }
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import SwiftATTCore
+
+/// One fixed-length entry of an ATT response list, decoded from exactly its bytes.
+public protocol ATTListEntry: Sendable, Hashable {
+    /// Decodes an entry from its bytes, whose length the list has already validated.
+    init(entryBytes: ArraySlice<UInt8>)
+}
+
+/// A list of equal-length entries inside a PDU, read in place.
+///
+/// Read By Type, Read By Group Type, Find Information and Find By Type Value responses
+/// carry lists whose entry length is fixed per PDU. The parser checks once that the bytes
+/// are a whole number of entries; after that, entries are decoded on access, as views
+/// into the PDU, so walking a list allocates nothing.
+public struct ATTEntryList<Entry: ATTListEntry>: RandomAccessCollection, Sendable, Hashable {
+    /// The list's bytes, a whole number of entries.
+    public let bytes: ArraySlice<UInt8>
+    /// Octets per entry.
+    public let entryLength: Int
+
+    /// `bytes` must hold a whole, non-zero multiple of `entryLength`; parsers check this
+    /// (with a typed error) before constructing a list.
+    @inlinable
+    init(unchecked bytes: ArraySlice<UInt8>, entryLength: Int) {
+        self.bytes = bytes
+        self.entryLength = entryLength
+    }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { bytes.count / entryLength }
+
+    @inlinable
+    public subscript(position: Int) -> Entry {
+        Entry(entryBytes: bytes.bytes(at: position &* entryLength, count: entryLength))
+    }
+}
+
+/// The handles of a Read Multiple or Read Multiple Variable request, read in place.
+public struct ATTHandleList: RandomAccessCollection, Sendable, Hashable {
+    /// Two bytes per handle.
+    public let bytes: ArraySlice<UInt8>
+
+    @inlinable
+    init(unchecked bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+
+    /// The wire form of `handles`.
+    public init(_ handles: some Sequence<UInt16>) {
+        var out: [UInt8] = []
+        for h in handles { out.append(littleEndian: h) }
+        bytes = out[...]
+    }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { bytes.count / 2 }
+
+    @inlinable
+    public subscript(position: Int) -> UInt16 { bytes.littleEndianUInt16(at: position &* 2) }
+
+    /// Checks a request's handle list: an even number of bytes, at least two handles.
+    @inlinable
+    static func parse(_ bytes: ArraySlice<UInt8>, of opcode: ATTOpcode) throws(ATTDecodingError) -> ATTHandleList {
+        guard bytes.count % 2 == 0 else {
+            throw .lengthNotMultiple(opcode, dataLength: bytes.count, entryLength: 2)
+        }
+        guard bytes.count >= 4 else { throw .tooFewEntries(opcode, count: bytes.count / 2, minimum: 2) }
+        return ATTHandleList(unchecked: bytes)
+    }
+}
+
+extension ATTEntryList {
+    /// Checks a response's list: a whole, non-zero number of `entryLength`-byte entries.
+    @inlinable
+    static func parse(_ bytes: ArraySlice<UInt8>, entryLength: Int, of opcode: ATTOpcode) throws(ATTDecodingError) -> Self {
+        guard !bytes.isEmpty else { throw .tooFewEntries(opcode, count: 0, minimum: 1) }
+        guard bytes.count % entryLength == 0 else {
+            throw .lengthNotMultiple(opcode, dataLength: bytes.count, entryLength: entryLength)
+        }
+        return Self(unchecked: bytes, entryLength: entryLength)
+    }
+
+    /// Builds a list's wire form from entries that all encode to `entryLength` bytes.
+    static func build(
+        _ entries: some Sequence<Entry>, of opcode: ATTOpcode,
+        entryLength: (Entry) -> Int, write: (Entry, inout [UInt8]) -> Void
+    ) throws(ATTDecodingError) -> Self {
+        var out: [UInt8] = []
+        var length: Int? = nil
+        for e in entries {
+            let n = entryLength(e)
+            if let length, length != n {
+                throw .lengthNotMultiple(opcode, dataLength: out.count + n, entryLength: length)
+            }
+            length = n
+            write(e, &out)
+        }
+        guard let length else { throw .tooFewEntries(opcode, count: 0, minimum: 1) }
+        return Self(unchecked: out[...], entryLength: length)
+    }
+}

@@ -1,0 +1,114 @@
+import SwiftATTCore
+
+/// Length-prefixed tuples inside a PDU, validated once and then read in place.
+///
+/// Read Multiple Variable Response carries (length, value) tuples and Multiple Handle
+/// Value Notification (handle, length, value) tuples. Entries have different lengths, so
+/// the parser walks the list once to check every length against the PDU's end; iteration
+/// then trusts those checks and reads views into the PDU.
+public struct ATTTupleList: Sequence, Sendable, Hashable {
+    /// One tuple: its handle (only in Multiple Handle Value Notification), the length it
+    /// declares and the value bytes present.
+    public struct Tuple: Sendable, Hashable {
+        public let handle: UInt16?
+        /// Never less than `value.count`: only a truncated tuple declares more than it holds.
+        public let declaredLength: Int
+        public let value: ArraySlice<UInt8>
+
+        /// A tuple; `declaredLength` (for a truncated last tuple) is raised to
+        /// `value.count` if smaller, so every tuple has a valid wire form.
+        public init(handle: UInt16? = nil, value: ArraySlice<UInt8>, declaredLength: Int? = nil) {
+            self.handle = handle
+            self.value = value
+            self.declaredLength = Swift.max(declaredLength ?? value.count, value.count)
+        }
+
+        /// The last tuple of a Read Multiple Variable Response may be cut at ATT_MTU−1
+        /// (Core 5.4 Vol 3 Part F §3.4.4.12): fewer value bytes than declared.
+        public var isTruncated: Bool { value.count < declaredLength }
+    }
+
+    /// The tuples' bytes.
+    public let bytes: ArraySlice<UInt8>
+    /// Whether each tuple starts with a handle.
+    public let hasHandles: Bool
+
+    @inlinable
+    var headerLength: Int { hasHandles ? 4 : 2 }
+
+    @usableFromInline
+    init(unchecked bytes: ArraySlice<UInt8>, hasHandles: Bool) {
+        self.bytes = bytes
+        self.hasHandles = hasHandles
+    }
+
+    /// The wire form of `tuples` (handles written only when `hasHandles`).
+    public init(_ tuples: [Tuple], hasHandles: Bool) {
+        var out: [UInt8] = []
+        for t in tuples {
+            if hasHandles { out.append(littleEndian: t.handle ?? 0) }
+            out.append(littleEndian: UInt16(truncatingIfNeeded: t.declaredLength))
+            out.append(contentsOf: t.value)
+        }
+        self.init(unchecked: out[...], hasHandles: hasHandles)
+    }
+
+    /// Checks every tuple's length against the end of the list. `allowTruncatedLast`
+    /// lets the last value be shorter than declared.
+    @inlinable
+    static func parse(
+        _ bytes: ArraySlice<UInt8>, of opcode: ATTOpcode, hasHandles: Bool,
+        minimumCount: Int, allowTruncatedLast: Bool, pduOffset: Int
+    ) throws(ATTDecodingError) -> ATTTupleList {
+        let header = hasHandles ? 4 : 2
+        var offset = 0
+        var count = 0
+        while offset < bytes.count {
+            let remaining = bytes.count &- offset
+            guard remaining >= header else {
+                throw .tupleOverrun(opcode, offset: pduOffset &+ offset, need: header, have: remaining)
+            }
+            let length = Int(bytes.littleEndianUInt16(at: offset &+ header &- 2))
+            guard length <= ATTLimits.maximumAttributeValueLength else {
+                throw .valueTooLong(opcode, length: length)
+            }
+            let available = remaining &- header
+            if length > available {
+                guard allowTruncatedLast else {
+                    throw .tupleOverrun(opcode, offset: pduOffset &+ offset, need: header &+ length, have: remaining)
+                }
+                offset = bytes.count
+            } else {
+                offset &+= header &+ length
+            }
+            count &+= 1
+        }
+        guard count >= minimumCount else { throw .tooFewEntries(opcode, count: count, minimum: minimumCount) }
+        return ATTTupleList(unchecked: bytes, hasHandles: hasHandles)
+    }
+
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let list: ATTTupleList
+        @usableFromInline var offset = 0
+
+        @inlinable
+        init(list: ATTTupleList) { self.list = list }
+
+        @inlinable
+        public mutating func next() -> Tuple? {
+            let bytes = list.bytes
+            let header = list.headerLength
+            // Parsed lists are validated; a list built by hand is walked defensively.
+            guard bytes.count &- offset >= header else { return nil }
+            let handle: UInt16? = list.hasHandles ? bytes.littleEndianUInt16(at: offset) : nil
+            let length = Int(bytes.littleEndianUInt16(at: offset &+ header &- 2))
+            let present = Swift.min(length, bytes.count &- offset &- header)
+            let value = bytes.bytes(at: offset &+ header, count: present)
+            offset &+= header &+ present
+            return Tuple(handle: handle, value: value, declaredLength: length)
+        }
+    }
+
+    @inlinable
+    public func makeIterator() -> Iterator { Iterator(list: self) }
+}

@@ -1,0 +1,34 @@
+import SwiftATTCore
+
+/// ATT_ERROR_RSP: a request failed. Core 5.4 Vol 3 Part F §3.4.1.1.
+public struct ErrorResponse: ATTPDUCodable {
+    public static let opcode = ATTOpcode.errorResponse
+    /// The opcode of the request that failed.
+    public var requestOpcode: ATTOpcode
+    /// The handle the failure concerns, or 0x0000 when none does.
+    public var handle: UInt16
+    public var errorCode: ATTErrorCode
+
+    public init(requestOpcode: ATTOpcode, handle: UInt16, errorCode: ATTErrorCode) {
+        self.requestOpcode = requestOpcode
+        self.handle = handle
+        self.errorCode = errorCode
+    }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: 5)
+        requestOpcode = ATTOpcode(pdu.byte(at: 1))
+        handle = pdu.littleEndianUInt16(at: 2)
+        errorCode = ATTErrorCode(pdu.byte(at: 4))
+    }
+
+    public var encodedLength: Int { 5 }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(requestOpcode.rawValue)
+        writer.write(handle)
+        writer.write(errorCode.rawValue)
+    }
+}

@@ -1,0 +1,24 @@
+import SwiftATTCore
+
+/// ATT_EXCHANGE_MTU_REQ: the client's receive MTU. Core 5.4 Vol 3 Part F §3.4.2.1.
+///
+/// The codec keeps any value; the bearer applies the spec's floor of 23.
+public struct ExchangeMTURequest: ATTPDUCodable {
+    public static let opcode = ATTOpcode.exchangeMTURequest
+    public var clientRxMTU: UInt16
+
+    public init(clientRxMTU: UInt16) { self.clientRxMTU = clientRxMTU }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: 3)
+        clientRxMTU = pdu.littleEndianUInt16(at: 1)
+    }
+
+    public var encodedLength: Int { 3 }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(clientRxMTU)
+    }
+}

@@ -1,0 +1,22 @@
+import SwiftATTCore
+
+/// ATT_EXCHANGE_MTU_RSP: the server's receive MTU. Core 5.4 Vol 3 Part F §3.4.2.2.
+public struct ExchangeMTUResponse: ATTPDUCodable {
+    public static let opcode = ATTOpcode.exchangeMTUResponse
+    public var serverRxMTU: UInt16
+
+    public init(serverRxMTU: UInt16) { self.serverRxMTU = serverRxMTU }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: 3)
+        serverRxMTU = pdu.littleEndianUInt16(at: 1)
+    }
+
+    public var encodedLength: Int { 3 }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(serverRxMTU)
+    }
+}

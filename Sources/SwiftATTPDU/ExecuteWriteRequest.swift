@@ -1,0 +1,32 @@
+import SwiftATTCore
+
+/// ATT_EXECUTE_WRITE_REQ: write or discard every prepared value. Core 5.4 Vol 3 Part F §3.4.6.3.
+public struct ExecuteWriteRequest: ATTPDUCodable {
+    public static let opcode = ATTOpcode.executeWriteRequest
+
+    public enum Flags: UInt8, Sendable, Hashable {
+        /// Discard all prepared writes.
+        case cancelAll = 0x00
+        /// Write all prepared values, in order.
+        case writeAll = 0x01
+    }
+
+    public var flags: Flags
+
+    public init(flags: Flags) { self.flags = flags }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: 2)
+        let raw = pdu.byte(at: 1)
+        guard let flags = Flags(rawValue: raw) else { throw .invalidExecuteWriteFlags(raw) }
+        self.flags = flags
+    }
+
+    public var encodedLength: Int { 2 }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(flags.rawValue)
+    }
+}

@@ -1,0 +1,28 @@
+import SwiftATTCore
+
+/// ATT_FIND_INFORMATION_REQ: handles and types in a range. Core 5.4 Vol 3 Part F §3.4.3.1.
+public struct FindInformationRequest: ATTPDUCodable {
+    public static let opcode = ATTOpcode.findInformationRequest
+    public var startingHandle: UInt16
+    public var endingHandle: UInt16
+
+    public init(startingHandle: UInt16, endingHandle: UInt16) {
+        self.startingHandle = startingHandle
+        self.endingHandle = endingHandle
+    }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: 5)
+        startingHandle = pdu.littleEndianUInt16(at: 1)
+        endingHandle = pdu.littleEndianUInt16(at: 3)
+    }
+
+    public var encodedLength: Int { 5 }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(startingHandle)
+        writer.write(endingHandle)
+    }
+}

@@ -1,0 +1,28 @@
+import SwiftATTCore
+
+/// ATT_READ_BLOB_REQ: read a long value from an offset. Core 5.4 Vol 3 Part F §3.4.4.5.
+public struct ReadBlobRequest: ATTPDUCodable {
+    public static let opcode = ATTOpcode.readBlobRequest
+    public var handle: UInt16
+    public var valueOffset: UInt16
+
+    public init(handle: UInt16, valueOffset: UInt16) {
+        self.handle = handle
+        self.valueOffset = valueOffset
+    }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: 5)
+        handle = pdu.littleEndianUInt16(at: 1)
+        valueOffset = pdu.littleEndianUInt16(at: 3)
+    }
+
+    public var encodedLength: Int { 5 }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(handle)
+        writer.write(valueOffset)
+    }
+}

@@ -1,0 +1,34 @@
+import SwiftATTCore
+
+/// ATT_READ_BY_TYPE_REQ: values of attributes of one type in a range (characteristic
+/// discovery, and Read Using Characteristic UUID). Core 5.4 Vol 3 Part F §3.4.4.1.
+public struct ReadByTypeRequest: ATTPDUCodable {
+    public static let opcode = ATTOpcode.readByTypeRequest
+    public var startingHandle: UInt16
+    public var endingHandle: UInt16
+    /// A 16- or 128-bit UUID.
+    public var attributeType: BluetoothUUID
+
+    public init(startingHandle: UInt16, endingHandle: UInt16, attributeType: BluetoothUUID) {
+        self.startingHandle = startingHandle
+        self.endingHandle = endingHandle
+        self.attributeType = attributeType
+    }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: 7)
+        startingHandle = pdu.littleEndianUInt16(at: 1)
+        endingHandle = pdu.littleEndianUInt16(at: 3)
+        attributeType = try ATTWire.uuid(pdu.bytes(from: 5), of: Self.opcode)
+    }
+
+    public var encodedLength: Int { 5 + attributeType.encodedLength }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(startingHandle)
+        writer.write(endingHandle)
+        attributeType.encode(into: &writer)
+    }
+}

@@ -1,0 +1,24 @@
+import SwiftATTCore
+
+/// ATT_READ_MULTIPLE_RSP: the requested values concatenated, with no lengths: only the
+/// client, which knows each value's fixed length, can split them.
+/// Core 5.4 Vol 3 Part F §3.4.4.8.
+public struct ReadMultipleResponse: ATTPDUCodable {
+    public static let opcode = ATTOpcode.readMultipleResponse
+    public var setOfValues: ArraySlice<UInt8>
+
+    public init(setOfValues: ArraySlice<UInt8>) { self.setOfValues = setOfValues }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
+        setOfValues = pdu.bytes(from: 1)
+    }
+
+    public var encodedLength: Int { 1 + setOfValues.count }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(setOfValues)
+    }
+}

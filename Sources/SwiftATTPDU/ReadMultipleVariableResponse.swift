@@ -1,0 +1,27 @@
+import SwiftATTCore
+
+/// ATT_READ_MULTIPLE_VARIABLE_RSP: each requested value with its length; the last may be
+/// truncated to fit ATT_MTU−1. Core 5.4 Vol 3 Part F §3.4.4.12.
+public struct ReadMultipleVariableResponse: ATTPDUCodable {
+    public static let opcode = ATTOpcode.readMultipleVariableResponse
+    public var lengthValueTupleList: ATTTupleList
+
+    public init(_ tuples: [ATTTupleList.Tuple]) {
+        lengthValueTupleList = ATTTupleList(tuples, hasHandles: false)
+    }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
+        lengthValueTupleList = try .parse(
+            pdu.bytes(from: 1), of: Self.opcode, hasHandles: false,
+            minimumCount: 1, allowTruncatedLast: true, pduOffset: 1)
+    }
+
+    public var encodedLength: Int { 1 + lengthValueTupleList.bytes.count }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(lengthValueTupleList.bytes)
+    }
+}

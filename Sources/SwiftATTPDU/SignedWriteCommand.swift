@@ -1,0 +1,56 @@
+import SwiftATTCore
+
+/// ATT_SIGNED_WRITE_CMD: a write without response, authenticated by a signature made
+/// with the CSRK (Core 5.4 Vol 3 Part H §2.4.5). Core 5.4 Vol 3 Part F §3.4.5.4.
+public struct SignedWriteCommand: ATTPDUCodable {
+    public static let opcode = ATTOpcode.signedWriteCommand
+    public var handle: UInt16
+    /// The value and the signature after it, as on the wire: one view instead of two
+    /// keeps the PDU (and so every `ATTPDU`) at one slice's size, and decoding at one
+    /// retain of the input.
+    @usableFromInline
+    var valueAndSignature: ArraySlice<UInt8>
+
+    public var value: ArraySlice<UInt8> {
+        get { valueAndSignature.dropLast(ATTLimits.signatureLength) }
+        set { valueAndSignature = ArraySlice(Array(newValue) + authenticationSignature) }
+    }
+
+    /// 12 octets: the 32-bit SignCounter followed by the 64-bit MAC.
+    public var authenticationSignature: ArraySlice<UInt8> {
+        get { valueAndSignature.suffix(ATTLimits.signatureLength) }
+        set {
+            // The initialiser checked the length; a setter cannot throw, so a wrong one traps.
+            precondition(newValue.count == ATTLimits.signatureLength, "an authentication signature is 12 octets")
+            valueAndSignature = ArraySlice(Array(value) + newValue)
+        }
+    }
+
+    /// Fails unless `authenticationSignature` is 12 bytes.
+    public init(handle: UInt16, value: ArraySlice<UInt8>, authenticationSignature: ArraySlice<UInt8>) throws(ATTDecodingError) {
+        guard authenticationSignature.count == ATTLimits.signatureLength else {
+            throw .invalidSignatureLength(authenticationSignature.count)
+        }
+        self.handle = handle
+        self.valueAndSignature = ArraySlice(Array(value) + authenticationSignature)
+    }
+
+    /// The SignCounter, the first four octets of the signature.
+    public var signCounter: UInt32 { authenticationSignature.littleEndianUInt32(at: 0) }
+
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: 3 + ATTLimits.signatureLength)
+        handle = pdu.littleEndianUInt16(at: 1)
+        valueAndSignature = pdu.bytes(from: 3)
+        try ATTWire.checkValue(valueAndSignature.dropLast(ATTLimits.signatureLength), of: Self.opcode)
+    }
+
+    public var encodedLength: Int { 3 + value.count + ATTLimits.signatureLength }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(Self.opcode.rawValue)
+        writer.write(handle)
+        writer.write(valueAndSignature)
+    }
+}

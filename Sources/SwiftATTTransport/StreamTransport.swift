@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SwiftATTHCI
+
+/// H4 over a byte stream (a TCP socket or a serial port): packets are framed by their
+/// indicator and header lengths, since the stream delivers bytes in arbitrary chunks.
+public final class StreamTransport: HCITransport {
+    public let name: String
+    public private(set) var fileDescriptor: Int32
+    private var deframer = H4Deframer()
+    private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    private var writeBuffer: [UInt8] = []
+    /// How long `send` may wait for the peer to drain before failing.
+    public var writeTimeout: Duration = .seconds(5)
+
+    /// Takes ownership of `fileDescriptor`, which is made non-blocking.
+    public init(name: String, fileDescriptor: Int32) throws(TransportError) {
+        self.name = name
+        self.fileDescriptor = fileDescriptor
+        try FileDescriptor.setNonBlocking(fileDescriptor, context: name)
+    }
+
+    deinit { close() }
+
+    public func receive(_ handler: (HCIPacket) -> Void) throws(TransportError) {
+        guard fileDescriptor >= 0 else { throw .closed(name) }
+        let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
+        deframer.append(readBuffer[..<n])
+        do throws(HCIDecodingError) {
+            while let packet = try deframer.next() { handler(packet) }
+        } catch {
+            throw .framing(name, reason: error.description)
+        }
+    }
+
+    public func send(_ packet: HCIPacket) throws(TransportError) {
+        guard fileDescriptor >= 0 else { throw .closed(name) }
+        writeBuffer.removeAll(keepingCapacity: true)
+        writeBuffer.append(packet.type.rawValue)
+        writeBuffer.append(contentsOf: packet.bytes)
+        try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
+    }
+
+    /// The packets framed back to back in one buffer, written at once.
+    public func send(contentsOf packets: [HCIPacket]) throws(TransportError) {
+        guard fileDescriptor >= 0 else { throw .closed(name) }
+        writeBuffer.removeAll(keepingCapacity: true)
+        for packet in packets {
+            writeBuffer.append(packet.type.rawValue)
+            writeBuffer.append(contentsOf: packet.bytes)
+        }
+        try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
+    }
+
+    public func close() {
+        if fileDescriptor >= 0 {
+            _ = Glibc.close(fileDescriptor)
+            fileDescriptor = -1
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import SwiftATTPDU
+import SwiftATTGATT
+import Testing
+
+/// `ATTBearer.notificationHandle(in:)`, the host's shortcut for a stream of
+/// notifications: it must agree with `receive` on every PDU it accepts, and accept
+/// nothing else.
+@Suite struct ATTBearerNotificationFastPathTests {
+    typealias F = ATTBearerFixture
+
+    @Test func aWellFormedNotificationIsWhatReceiveHandsUp() throws {
+        var bearer = F.Bearer(receiveMTU: 517)
+        let pdu: [UInt8] = [0x1B, 0x2A, 0x00, 0x01, 0x02, 0x03]
+        #expect(bearer.notificationHandle(in: pdu[...]) == 0x002A)
+        #expect(bearer.receive(pdu, now: F.t0) == [.notification(handle: 0x002A, value: [0x01, 0x02, 0x03][...])])
+    }
+
+    @Test func anEmptyValueIsStillANotification() throws {
+        var bearer = F.Bearer(receiveMTU: 517)
+        #expect(bearer.notificationHandle(in: [0x1B, 0x03, 0x00][...]) == 3)
+        #expect(bearer.receive([0x1B, 0x03, 0x00], now: F.t0) == [.notification(handle: 3, value: [])])
+    }
+
+    @Test func theLongestValueIsANotificationAndOneOctetMoreIsNot() {
+        let bearer = F.Bearer(receiveMTU: 517)
+        let longest: [UInt8] = [0x1B, 0x03, 0x00] + [UInt8](repeating: 0x5A, count: 512)
+        #expect(bearer.notificationHandle(in: longest[...]) == 3)
+        #expect(bearer.notificationHandle(in: (longest + [0x5A])[...]) == nil)
+    }
+
+    /// Malformed, or not a Handle Value Notification: nil, so that `receive` reports it
+    /// (dropped) or acts on it (an indication is confirmed, a response completes).
+    @Test(arguments: [
+        [] as [UInt8],
+        [0x1B],                         // no handle
+        [0x1B, 0x2A],                   // half a handle
+        [0x1D, 0x2A, 0x00, 0x01],       // an indication
+        [0x23, 0x2A, 0x00, 0x01, 0x00, 0x07],  // Multiple Handle Value Notification
+        [0x0B, 0x01],                   // a Read Response
+    ])
+    func anythingElseIsLeftToReceive(_ pdu: [UInt8]) {
+        let bearer = F.Bearer(receiveMTU: 517)
+        #expect(bearer.notificationHandle(in: pdu[...]) == nil)
+    }
+
+    @Test func aClosedBearerTakesNothing() {
+        var bearer = F.Bearer(receiveMTU: 517)
+        _ = bearer.close(reason: .remoteUserTerminated)
+        let pdu: [UInt8] = [0x1B, 0x2A, 0x00, 0x01]
+        #expect(bearer.notificationHandle(in: pdu[...]) == nil)
+        #expect(bearer.receive(pdu, now: F.t0).isEmpty)
+    }
+
+    @Test func aPDUSlicedFromALargerBufferIsReadWithinItsBounds() throws {
+        // The host hands the bearer a slice of the ACL packet, not an array of its own.
+        let packet: [UInt8] = [0x02, 0x00, 0x20, 0x08, 0x00, 0x04, 0x00, 0x04, 0x00, 0x1B, 0x10, 0x00, 0xAA, 0xBB]
+        let bearer = F.Bearer(receiveMTU: 517)
+        #expect(bearer.notificationHandle(in: packet[9...]) == 0x0010)
+        #expect(bearer.notificationHandle(in: packet[9..<11]) == nil)
+    }
+}

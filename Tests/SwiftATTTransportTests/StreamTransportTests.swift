@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SwiftATTHCI
+import PseudoTerminal
+import Testing
+import SwiftATTTransport
+
+/// TCP and serial transports over real descriptors: a loopback TCP connection and a
+/// pseudo-terminal, with packets split across writes.
+@Suite struct StreamTransportTests {
+    static let reset: [UInt8] = [0x01, 0x03, 0x0C, 0x00]
+    static let resetComplete: [UInt8] = [0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00]
+
+    /// A connected client/server pair on loopback, without threads: the kernel completes
+    /// the handshake from the listen backlog before accept.
+    static func connectedPair() throws -> (client: StreamTransport, server: StreamTransport) {
+        let listener = try TCPTransport.listen(host: "127.0.0.1", port: 0, name: "listener")
+        defer { close(listener) }
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        let client = try TCPTransport.connect(host: "127.0.0.1", port: port, name: "tcp:127.0.0.1:\(port)")
+        let server = try TCPTransport.accept(listener: listener, name: "server", timeout: .seconds(5))
+        return (client, server)
+    }
+
+    @Test func tcpCarriesPacketsBothWays() throws {
+        let (client, server) = try Self.connectedPair()
+        try client.send(HCIPacket(type: .command, bytes: Self.reset.dropFirst()))
+        let commands = try server.receive(timeout: .seconds(5))
+        #expect(commands == [HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00])])
+        try server.send(HCIPacket(type: .event, bytes: Self.resetComplete.dropFirst()))
+        let events = try client.receive(timeout: .seconds(5))
+        #expect(events.map(\.type) == [.event])
+        #expect(Array(events[0].bytes) == Array(Self.resetComplete.dropFirst()))
+    }
+
+    @Test func severalPacketsSentTogetherArriveWholeAndInOrder() throws {
+        let (client, server) = try Self.connectedPair()
+        let packets = (0..<20).map { n in
+            HCIPacket(type: .aclData, bytes: [0x40, 0x00, 0x02, 0x00, UInt8(n), 0xAA][...])
+        }
+        try client.send(contentsOf: packets)
+        var received: [HCIPacket] = []
+        while received.count < packets.count {
+            let more = try server.receive(timeout: .seconds(5))
+            if more.isEmpty { break }
+            received += more
+        }
+        #expect(received == packets)
+    }
+
+    @Test func packetsSplitAcrossWritesAreReassembled() throws {
+        let (client, server) = try Self.connectedPair()
+        // An ACL packet of 300 bytes, written one byte at a time by the raw socket.
+        var acl: [UInt8] = [0x02, 0x40, 0x00, 0x2C, 0x01]
+        acl += (0..<300).map { UInt8($0 & 0xFF) }
+        for byte in acl {
+            _ = withUnsafeBytes(of: byte) { write(server.fileDescriptor, $0.baseAddress!, 1) }
+        }
+        var received: [HCIPacket] = []
+        while received.isEmpty { received += try client.receive(timeout: .seconds(5)) }
+        #expect(received.count == 1)
+        #expect(received[0].type == .aclData)
+        #expect(Array(received[0].bytes) == Array(acl.dropFirst()))
+    }
+
+    @Test func nothingArrivesWithinTimeout() throws {
+        let (client, server) = try Self.connectedPair()
+        let start = ContinuousClock.now
+        #expect(try client.receive(timeout: .milliseconds(50)).isEmpty)
+        #expect(ContinuousClock.now - start >= .milliseconds(45))
+        withExtendedLifetime(server) {}
+    }
+
+    @Test func peerClosingIsReportedAsClosed() throws {
+        let (client, server) = try Self.connectedPair()
+        server.close()
+        #expect(throws: TransportError.closed(client.name)) { _ = try client.receive(timeout: .seconds(5)) }
+    }
+
+    @Test func badIndicatorIsAFramingError() throws {
+        let (client, server) = try Self.connectedPair()
+        let junk: [UInt8] = [0x09, 0x00]
+        _ = junk.withUnsafeBytes { write(server.fileDescriptor, $0.baseAddress!, 2) }
+        #expect(throws: TransportError.self) { _ = try client.receive(timeout: .seconds(5)) }
+    }
+
+    @Test func connectionRefusedNamesTheErrno() throws {
+        // Bind a port, then close it: nobody listens there.
+        let listener = try TCPTransport.listen(host: "127.0.0.1", port: 0, name: "x")
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        close(listener)
+        let port = UInt16(bigEndian: address.sin_port)
+        do {
+            _ = try TCPTransport.connect(host: "127.0.0.1", port: port, name: "tcp:127.0.0.1:\(port)")
+            Issue.record("connect to a closed port succeeded")
+        } catch {
+            #expect(error.description.contains("ECONNREFUSED"), "\(error)")
+        }
+    }
+
+    /// The serial transport on a pseudo-terminal: raw mode, so bytes pass unchanged.
+    @Test func serialOverPseudoTerminal() throws {
+        var name = [CChar](repeating: 0, count: 128)
+        let master = pseudo_terminal_open(&name, 128)
+        try #require(master >= 0)
+        defer { close(master) }
+        let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let serial = try SerialTransport.open(path: path, baudRate: 1_000_000, hardwareFlowControl: false, name: "serial:\(path)")
+        // 0x0A and 0x0D would be mangled by a terminal not in raw mode.
+        let event: [UInt8] = [0x04, 0x0E, 0x05, 0x01, 0x0A, 0x0D, 0x00, 0x0D]
+        _ = event.withUnsafeBytes { write(master, $0.baseAddress!, $0.count) }
+        let packets = try serial.receive(timeout: .seconds(5))
+        #expect(packets.count == 1)
+        #expect(Array(packets[0].bytes) == Array(event.dropFirst()))
+        try serial.send(HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00]))
+        var out = [UInt8](repeating: 0, count: 16)
+        let n = out.withUnsafeMutableBytes { read(master, $0.baseAddress!, 16) }
+        #expect(Array(out[..<max(0, n)]) == Self.reset)
+    }
+
+    @Test func serialRejectsUnknownBaudRate() {
+        #expect(throws: TransportError.self) {
+            _ = try SerialTransport.open(path: "/dev/null", baudRate: 12345, hardwareFlowControl: false, name: "serial:/dev/null@12345")
+        }
+    }
+
+    @Test func serialOnANonTerminalSaysSo() {
+        do {
+            _ = try SerialTransport.open(path: "/dev/null", baudRate: 115_200, hardwareFlowControl: false, name: "serial:/dev/null")
+            Issue.record("opened /dev/null as a serial port")
+        } catch {
+            #expect(error.description.contains("tcgetattr"), "\(error)")
+        }
+    }
+}
