@@ -19,18 +19,18 @@ enum LoopLayout: String, CaseIterable {
     case split
 
     /// The sending host's loop and each receiving host's (nil: the host's own thread).
-    func loops(receivers: Int) -> (sender: HostEventLoop?, receivers: [HostEventLoop?]) {
+    func loops(receivers: Int) throws -> (sender: HostEventLoop?, receivers: [HostEventLoop?]) {
         switch self {
         case .own:
             return (nil, Array(repeating: nil, count: receivers))
         case .shared:
-            let loop = HostEventLoop(name: "bench-shared")
+            let loop = try HostEventLoop(name: "bench-shared")
             return (loop, Array(repeating: loop, count: receivers))
         case .perHost:
-            return (HostEventLoop(name: "bench-sender"), (0..<receivers).map { HostEventLoop(name: "bench-recv-\($0)") })
+            return (try HostEventLoop(name: "bench-sender"), try (0..<receivers).map { try HostEventLoop(name: "bench-recv-\($0)") })
         case .split:
-            let receiving = HostEventLoop(name: "bench-receivers")
-            return (HostEventLoop(name: "bench-sender"), Array(repeating: receiving, count: receivers))
+            let receiving = try HostEventLoop(name: "bench-receivers")
+            return (try HostEventLoop(name: "bench-sender"), Array(repeating: receiving, count: receivers))
         }
     }
 

@@ -51,7 +51,7 @@ final class NotificationBench: Sendable {
     /// subscribes. `layout` says which threads the hosts and tasks run on.
     static func start(peripheral peripheralTransport: TransportSpecification, centrals centralTransports: [TransportSpecification],
                       valueLength: Int, layout: LoopLayout = .own) async throws -> NotificationBench {
-        let loops = layout.loops(receivers: centralTransports.count)
+        let loops = try layout.loops(receivers: centralTransports.count)
         let stream = GATTCharacteristic(uuid: streamUUID, properties: [.notify])
         let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [stream])],
                                         genericAccess: GATTGenericAccess(deviceName: "bench", appearance: 0))

@@ -186,7 +186,7 @@ extension GATTServer {
             bonds[bond] = b
         }
         for (id, entry) in ended {
-            onSubscriptionChange?(GATTSubscriptionChange(
+            subscriptionChanges.append(GATTSubscriptionChange(
                 connection: id, characteristic: entry.characteristic, valueHandle: entry.valueHandle,
                 configuration: [], cause: .databaseChanged))
         }
@@ -263,7 +263,15 @@ extension GATTServer {
         return .handleValueIndication(HandleValueIndication(handle: handle, value: value[...]))
     }
 
-    /// Records a client's new configuration and tells the application if it changed.
+    /// The subscription changes made since the last call (`subscriptionChanges`), oldest
+    /// first; afterwards there are none.
+    public func takeSubscriptionChanges() -> [GATTSubscriptionChange] {
+        guard !subscriptionChanges.isEmpty else { return [] }
+        defer { subscriptionChanges = [] }
+        return subscriptionChanges
+    }
+
+    /// Records a client's new configuration, and the change for the owner if it changed.
     func setSubscription(_ configuration: GATTClientConfiguration, to valueHandle: UInt16, for id: ConnectionID, cause: GATTSubscriptionChange.Cause) {
         let old = connections[id]?.subscriptions[valueHandle] ?? []
         connections[id]?.subscriptions[valueHandle] = configuration.isEmpty ? nil : configuration
@@ -273,8 +281,8 @@ extension GATTServer {
     }
 
     func announce(_ id: ConnectionID, valueHandle: UInt16, configuration: GATTClientConfiguration, cause: GATTSubscriptionChange.Cause) {
-        guard let onSubscriptionChange, let entry = database.characteristicsByValueHandle[valueHandle] else { return }
-        onSubscriptionChange(GATTSubscriptionChange(
+        guard let entry = database.characteristicsByValueHandle[valueHandle] else { return }
+        subscriptionChanges.append(GATTSubscriptionChange(
             connection: id, characteristic: entry.characteristic, valueHandle: valueHandle,
             configuration: configuration, cause: cause))
     }

@@ -85,8 +85,12 @@ public final class GATTServer {
 
     public internal(set) var database: GATTDatabase
     public let configuration: Configuration
-    /// Told whenever a client's subscription to a characteristic changes.
-    public var onSubscriptionChange: ((GATTSubscriptionChange) -> Void)?
+    /// Changes to clients' subscriptions the owner has not taken yet
+    /// (`takeSubscriptionChanges()`), oldest first. The server hands them back rather than
+    /// calling out, so that it stays a machine its owner drives: the owner takes them
+    /// after any call that can make one (`connect`, `disconnect`, `handle`,
+    /// `replaceDatabase`).
+    public internal(set) var subscriptionChanges: [GATTSubscriptionChange] = []
 
     /// The values the server keeps (`GATTValue.bytes`, User Descriptions, Server
     /// Characteristic Configurations), by the database's slot numbers.

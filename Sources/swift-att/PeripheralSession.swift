@@ -18,7 +18,7 @@ import SwiftATTProfiles
 final class PeripheralSession {
     enum Input: Sendable {
         case started(Peripheral)
-        case startFailed(HCIError)
+        case startFailed(ControllerError)
         case event(PeripheralEvent)
         /// The peripheral's event stream finished: the controller is gone.
         case eventsEnded
@@ -101,7 +101,7 @@ final class PeripheralSession {
         let session = PeripheralSession(options: options, setup: setup, inputs: inputs)
         let database = setup.served.database
         session.tasks.append(Task {
-            do throws(HCIError) {
+            do throws(ControllerError) {
                 inputs.yield(.started(try await Peripheral.start(
                     transport: options.transport, database: database, capturePath: options.capture)))
             } catch {

@@ -16,7 +16,7 @@ struct RoundTripTiming {
         return n
     }
 
-    static func measure(_ controller: Controller, count: Int) async throws(HCIError) -> RoundTripTiming {
+    static func measure(_ controller: Controller, count: Int) async throws(ControllerError) -> RoundTripTiming {
         var samples: [Duration] = []
         samples.reserveCapacity(count)
         let clock = ContinuousClock()

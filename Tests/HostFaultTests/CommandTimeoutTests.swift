@@ -17,7 +17,7 @@ import Testing
             _ = try await central.controller.send(LESetPHY(connectionHandle: 1, txPHYs: .le2M, rxPHYs: .le2M), timeout: .milliseconds(200))
             Issue.record("LE Set PHY was answered")
         } catch {
-            #expect(error == .commandTimedOut(LESetPHY.opcode, .milliseconds(200)))
+            #expect(error == .hci(.commandTimedOut(LESetPHY.opcode, .milliseconds(200))))
             #expect(error.description.hasPrefix("LE Set PHY (0x2032): no Command Complete or Command Status"), "\(error)")
         }
         #expect(controller.commandCount(LESetPHY.opcode) == 1)

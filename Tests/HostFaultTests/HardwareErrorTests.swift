@@ -49,7 +49,7 @@ import Testing
         let resets = controller.commandCount(Reset.opcode)
 
         controller.injectHardwareError(code: 0x42)
-        await #expect(throws: HCIError.hardwareError(0x42)) { _ = try await setPHY.value }
+        await #expect(throws: ControllerError.hci(.hardwareError(0x42))) { _ = try await setPHY.value }
         await #expect(throws: GATTClientError.disconnected(.hardwareError(0x42))) { _ = try await read.value }
         #expect(try await first(recoveries) { $0 } == .hardwareError(0x42))
         let restarted = try await first(recoveries) { recovery -> ControllerInfo? in
@@ -184,7 +184,7 @@ import Testing
         controller.leaveUnanswered([ReadLocalVersionInformation.opcode])
         controller.injectHardwareError(code: 0x0F)
         #expect(try await first(recoveries) { $0 } == .hardwareError(0x0F))
-        #expect(try await first(recoveries) { $0 } == .restartFailed(.commandTimedOut(ReadLocalVersionInformation.opcode, .seconds(3))))
+        #expect(try await first(recoveries) { $0 } == .restartFailed(.hci(.commandTimedOut(ReadLocalVersionInformation.opcode, .seconds(3)))))
         await peripheral.close()
     }
 
@@ -227,7 +227,7 @@ import Testing
         let setPHY = Task { try await controller.send(LESetPHY(connectionHandle: 1, txPHYs: .le2M, rxPHYs: .le2M), timeout: .seconds(60)) }
         try await eventually("the controller holds LE Set PHY") { loopback.commandCount(LESetPHY.opcode) == 1 }
         loopback.injectHardwareError(code: 0x99)
-        await #expect(throws: HCIError.hardwareError(0x99)) { _ = try await setPHY.value }
+        await #expect(throws: ControllerError.hci(.hardwareError(0x99))) { _ = try await setPHY.value }
         #expect(try await first(events) { event -> UInt8? in
             if case let .hardwareError(e) = event { return e.hardwareCode }
             return nil

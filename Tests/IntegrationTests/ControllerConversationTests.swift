@@ -31,7 +31,7 @@ import SwiftATTTransport
             _ = try await controller.exchange(encrypt, timeout: .milliseconds(300))
             Issue.record("LE Encrypt was answered; the bench quirk this test relies on is gone")
         } catch {
-            #expect(error == .commandTimedOut(HCIOpcode(ogf: 0x08, ocf: 0x0017), .milliseconds(300)))
+            #expect(error == .hci(.commandTimedOut(HCIOpcode(ogf: 0x08, ocf: 0x0017), .milliseconds(300))))
         }
         let address = try await controller.send(ReadBDADDR()).address
         #expect(address.description == "F0:F0:F0:F0:00:01")
@@ -43,7 +43,7 @@ import SwiftATTTransport
         defer { bench.stop() }
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
         await controller.close()
-        await #expect(throws: HCIError.closed) { _ = try await controller.send(ReadBDADDR()) }
+        await #expect(throws: ControllerError.closed) { _ = try await controller.send(ReadBDADDR()) }
     }
 
     /// The controller process dies: the host reports a transport error, nothing hangs.
@@ -58,8 +58,8 @@ import SwiftATTTransport
     /// The error a command fails with once the loop has noticed, on its own, that the
     /// controller's process is gone: commands until one fails with a transport error
     /// (50 at most, 200 ms each), and the last error.
-    static func failureOnceGone(_ controller: Controller) async -> HCIError? {
-        var lastError: HCIError?
+    static func failureOnceGone(_ controller: Controller) async -> ControllerError? {
+        var lastError: ControllerError?
         for _ in 0..<50 {
             do {
                 _ = try await controller.send(ReadBDADDR(), timeout: .milliseconds(200))
@@ -77,7 +77,7 @@ import SwiftATTTransport
         let doomed = try BumbleBench(controllers: 1)
         let survivor = try BumbleBench(controllers: 1)
         defer { survivor.stop() }
-        let loop = HostEventLoop()
+        let loop = try HostEventLoop()
         let first = try await Controller.open(try TransportSpecification(parsing: doomed.transports[0]), on: loop)
         let second = try await Controller.open(try TransportSpecification(parsing: survivor.transports[0]), on: loop)
         _ = try await first.send(ReadBDADDR())
@@ -86,12 +86,12 @@ import SwiftATTTransport
         #expect(await Self.failureOnceGone(first) == .transport(.closed(doomed.transports[0])))
         _ = try await second.send(ReadBDADDR())
         await second.close()
-        await #expect(throws: HCIError.closed) { _ = try await second.send(ReadBDADDR()) }
+        await #expect(throws: ControllerError.closed) { _ = try await second.send(ReadBDADDR()) }
     }
 
     @Test func connectionRefusedIsATypedTransportError() async throws {
         let port = BumbleBench.freePorts(1)[0]
-        await #expect(throws: HCIError.self) {
+        await #expect(throws: ControllerError.self) {
             _ = try await Controller.open(try TransportSpecification(parsing: "tcp:127.0.0.1:\(port)"))
         }
     }

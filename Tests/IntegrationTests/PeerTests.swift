@@ -194,14 +194,14 @@ import SwiftATTTransport
         #expect(try await peer.readPHY().txPHY == .le1M)
         // Bumble's controller lists LE Set Data Length but answers Unknown HCI Command, and
         // never answers LE Set PHY (BENCH.md quirks 1 and 8): both fail, typed.
-        await #expect(throws: CentralError.controller(.commandFailed(LESetDataLength.opcode, .unknownCommand))) {
+        await #expect(throws: CentralError.controller(.hci(.commandFailed(LESetDataLength.opcode, .unknownCommand)))) {
             _ = try await peer.setDataLength()
         }
         do {
             _ = try await peer.setPHY(tx: .le2M, rx: .le2M)
             Issue.record("LE Set PHY succeeded on a controller that never answers it")
         } catch {
-            guard case .controller(.commandTimedOut(LESetPHY.opcode, _)) = error else { return #expect(Bool(false), "\(error)") }
+            guard case .controller(.hci(.commandTimedOut(LESetPHY.opcode, _))) = error else { return #expect(Bool(false), "\(error)") }
         }
         // The link still works.
         #expect(try await peer.discoverServices([BluetoothUUID(0x180D)]).count == 1)

@@ -43,7 +43,6 @@ struct GATTServerServiceChangedTests {
     func replace() throws {
         let recorder = Recorder()
         let server = GATTServer(database: try Fixtures.heartRate().database)
-        server.onSubscriptionChange = { recorder.record($0) }
         _ = try server.respond("12 0900 0200", from: 1)
         _ = try server.respond("12 1100 0100", from: 1)
         _ = try server.respond("12 1100 0100", from: 2)
@@ -57,7 +56,7 @@ struct GATTServerServiceChangedTests {
             Exchange(name: "the new service", request: "10 1200 ffff 0028", response: "11 06 1200 1500 0f18"),
             Exchange(name: "its value", request: "0a 1400", response: "0b 64"),
         ], from: 2)
-        #expect(recorder.recordedChanges == ["1 0008 2 written", "1 0010 1 written", "2 0010 1 written"])
+        #expect(recorder.changes(of: server) == ["1 0008 2 written", "1 0010 1 written", "2 0010 1 written"])
     }
 
     @Test("replaceDatabase: a subscription whose characteristic is gone ends")
@@ -65,13 +64,12 @@ struct GATTServerServiceChangedTests {
         let recorder = Recorder()
         let f = try Fixtures.heartRate()
         let server = GATTServer(database: f.database)
-        server.onSubscriptionChange = { recorder.record($0) }
         _ = try server.respond("12 1100 0100", from: 1)
         let other = try GATTDatabase(services: [GATTService(uuid: BluetoothUUID(0x180F), characteristics: [
             GATTCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read, .notify], value: .bytes([0x64])),
         ])])
         #expect(server.replaceDatabase(other).isEmpty, "nobody enabled Service Changed")
-        #expect(recorder.recordedChanges == ["1 0010 1 written", "1 0010 0 databaseChanged"])
+        #expect(recorder.changes(of: server) == ["1 0010 1 written", "1 0010 0 databaseChanged"])
         #expect(server.update(f.measurement, value: [0]).isEmpty)
     }
 

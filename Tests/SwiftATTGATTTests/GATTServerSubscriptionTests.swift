@@ -9,17 +9,16 @@ import Testing
 /// indicate), FFE9 (0017/0018, notify and indicate).
 @Suite("GATT server: subscriptions")
 struct GATTServerSubscriptionTests {
-    static func server(_ recorder: Recorder = Recorder()) throws -> (GATTServer, Fixtures.Values) {
+    static func server() throws -> (GATTServer, Fixtures.Values) {
         let f = try Fixtures.values()
         let server = GATTServer(database: f.database)
-        server.onSubscriptionChange = { recorder.record($0) }
         return (server, f)
     }
 
     @Test("two connections keep separate CCCD values")
     func perConnection() throws {
         let recorder = Recorder()
-        let (server, f) = try Self.server(recorder)
+        let (server, f) = try Self.server()
         server.connect(1)
         server.connect(2, mtu: 50)
         #expect(try server.respond("12 1800 0100", from: 1) == "13")
@@ -30,10 +29,10 @@ struct GATTServerSubscriptionTests {
         #expect(server.configuration(of: f.both, for: 1) == .notification)
         #expect(server.configuration(of: f.both, for: 2) == .indication)
         #expect(server.subscribers(of: f.both) == [1, 2])
-        #expect(recorder.recordedChanges == ["1 0017 1 written", "2 0017 2 written"])
+        #expect(recorder.changes(of: server) == ["1 0017 1 written", "2 0017 2 written"])
         // Writing the same value again is not a change.
         #expect(try server.respond("12 1800 0100", from: 1) == "13")
-        #expect(recorder.recordedChanges.count == 2)
+        #expect(recorder.changes(of: server).count == 2)
     }
 
     @Test("update: a notification or indication per subscriber, cut to its ATT_MTU−3")
@@ -123,32 +122,32 @@ struct GATTServerSubscriptionTests {
     @Test("unsubscribing stops the pushes")
     func unsubscribe() throws {
         let recorder = Recorder()
-        let (server, f) = try Self.server(recorder)
+        let (server, f) = try Self.server()
         _ = try server.respond("12 0c00 0100", from: 1)
         #expect(server.update(f.notifying, value: [9, 9, 9, 9]).described == ["1: 1b0b0009090909"])
         _ = try server.respond("12 0c00 0000", from: 1)
         #expect(server.update(f.notifying, value: [8, 8, 8, 8]).isEmpty)
-        #expect(recorder.recordedChanges == ["1 000b 1 written", "1 000b 0 written"])
+        #expect(recorder.changes(of: server) == ["1 000b 1 written", "1 000b 0 written"])
     }
 
     @Test("disconnecting drops the configuration of a client that is not bonded")
     func disconnect() throws {
         let recorder = Recorder()
-        let (server, f) = try Self.server(recorder)
+        let (server, f) = try Self.server()
         server.connect(1)
         _ = try server.respond("12 0f00 0200", from: 1)
         server.disconnect(1)
         #expect(server.update(f.indicating, value: [0x01]).isEmpty)
         server.connect(1)
         #expect(try server.respond("0a 0f00", from: 1) == "0b0000")
-        #expect(recorder.recordedChanges == ["1 000e 2 written", "1 000e 0 disconnected"])
+        #expect(recorder.changes(of: server) == ["1 000e 2 written", "1 000e 0 disconnected"])
         #expect(server.connectedClients == [1])
     }
 
     @Test("a bonded client's configuration comes back under its bond")
     func bonded() throws {
         let recorder = Recorder()
-        let (server, f) = try Self.server(recorder)
+        let (server, f) = try Self.server()
         let peer = BluetoothAddress(0xC0B0_0000_0001, kind: .random)
         let stranger = BluetoothAddress(0xC0B0_0000_0002, kind: .random)
         server.connect(1, bond: peer)
@@ -159,7 +158,7 @@ struct GATTServerSubscriptionTests {
         server.connect(5, bond: peer)
         #expect(try server.respond("0a 0f00", from: 5) == "0b0200")
         #expect(server.update(f.indicating, value: [0x07]).described == ["5: 1d0e0007"])
-        #expect(recorder.recordedChanges == ["1 000e 2 written", "1 000e 0 disconnected", "5 000e 2 restored"])
+        #expect(recorder.changes(of: server) == ["1 000e 2 written", "1 000e 0 disconnected", "5 000e 2 restored"])
         server.disconnect(5)
         server.forgetBond(peer)
         server.connect(6, bond: peer)

@@ -64,7 +64,12 @@ final class Recorder: Sendable {
             $0.append("\(change.connection.rawValue) \(handleText(change.valueHandle)) \(change.configuration.rawValue) \(change.cause)")
         }
     }
-    var recordedChanges: [String] { changes.withLock { $0 } }
+    /// Every subscription change `server` has made so far, as "connection value-handle
+    /// configuration cause": those it still holds are taken and kept here.
+    func changes(of server: GATTServer) -> [String] {
+        for change in server.takeSubscriptionChanges() { record(change) }
+        return changes.withLock { $0 }
+    }
 }
 
 /// Databases the tests share. Handles are listed next to each so vectors can be read

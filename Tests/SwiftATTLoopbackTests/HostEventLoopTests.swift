@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func twoHostsAndTheTasksThatPreferTheLoopRunOnOneThread() async throws {
-        let loop = HostEventLoop()
+        let loop = try HostEventLoop()
         let pair = try await Pair.start(on: loop)
         let peer = try await pair.connect()
         let setting = try #require(try await peer.discoverDatabase().characteristics(uuid: LoopbackFixture.settingUUID).first)
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aStreamProducedAndConsumedOnTheLoopArrivesWholeAndInOrder() async throws {
-        let loop = HostEventLoop()
+        let loop = try HostEventLoop()
         let pair = try await Pair.start(on: loop)
         let events = pair.peripheral.events()
         let peer = try await pair.connect()
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func oneHostClosingLeavesTheOthersOnTheLoopRunning() async throws {
-        let loop = HostEventLoop()
+        let loop = try HostEventLoop()
         let link = LoopbackLink()
         let pair = try await Pair.start(link, on: loop)
         let bystander = try await Central.start(transport: link.addController().specification, on: loop)
@@ -93,7 +93,7 @@ import Testing
     @Test func theLoopIsReleasedOnceItsHostsAndTasksAreDone() async throws {
         weak var released: HostEventLoop?
         do {
-            let loop = HostEventLoop()
+            let loop = try HostEventLoop()
             released = loop
             let pair = try await Pair.start(on: loop)
             _ = try await pair.connect()

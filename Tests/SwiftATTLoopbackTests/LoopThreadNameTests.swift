@@ -34,8 +34,8 @@ import Testing
         return names
     }
 
-    @Test func aTaskOnANamedLoopRunsOnAThreadOfThatName() async {
-        let loop = HostEventLoop(name: "att-radio-2")
+    @Test func aTaskOnANamedLoopRunsOnAThreadOfThatName() async throws {
+        let loop = try HostEventLoop(name: "att-radio-2")
         let name = await Task(executorPreference: loop) { Self.currentThreadName() }.value
         #expect(name == "att-radio-2")
     }
@@ -45,8 +45,8 @@ import Testing
         ("att-radio-xéé-x", "att-radio-xéé"),  // the cut falls after a whole "é"
         ("att-radio-xyéé", "att-radio-xyé"),   // the second "é" would straddle it
     ])
-    func aLongNameIsCutToFifteenBytesOnACharacterBoundary(name: String, kept: String) async {
-        let loop = HostEventLoop(name: name)
+    func aLongNameIsCutToFifteenBytesOnACharacterBoundary(name: String, kept: String) async throws {
+        let loop = try HostEventLoop(name: name)
         #expect(await Task(executorPreference: loop) { Self.currentThreadName() }.value == kept)
     }
 

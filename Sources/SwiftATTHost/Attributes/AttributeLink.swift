@@ -1,0 +1,40 @@
+import SwiftATTPDU
+import SwiftATTGATT
+
+/// The ATT side of one connection, on the loop thread: its bearer and the GATT server's
+/// view of it. Tokens identify our outstanding requests and indications.
+final class AttributeLink {
+    /// The largest ATT PDU this host accepts: 517 lets a 512-octet value travel in one
+    /// notification, Read Response or Write Request.
+    static let receiveMTU = 517
+    /// How many of our requests, and separately indications, may wait in the bearer
+    /// behind the outstanding one. `Peripheral.updateQueueCapacity` is derived from it:
+    /// at 128 the gate lets a stream hand the loop 64 values a turn, so each turn's fixed
+    /// costs (its `poll`, the application's wake-up for `.readyToUpdate`) are shared by
+    /// that many values (README, "The whole host", has the figures).
+    static let bearerQueueLimit = 128
+
+    let handle: UInt16
+    /// Touched two to four times per notification, so not checked for exclusive access
+    /// at run time: only the loop thread touches a link, and the bearer's own methods,
+    /// the only code that runs while it is being mutated, cannot reach the link.
+    @exclusivity(unchecked) var bearer: ATTBearer
+    /// Our GATT client's procedures and listeners on this link.
+    let client = GATTClientSession()
+
+    init(handle: UInt16, receiveMTU: Int, transactionTimeout: Duration) {
+        self.handle = handle
+        bearer = ATTBearer(receiveMTU: receiveMTU, transactionTimeout: transactionTimeout, queueLimit: Self.bearerQueueLimit)
+    }
+
+    var connectionID: GATTServer.ConnectionID { GATTServer.ConnectionID(handle) }
+
+    /// Runs `body` on the bearer where it is stored. Calling a method on `link.bearer`
+    /// copies the whole struct out of the object first (its queues and state retained,
+    /// then released again); an `inout` access hands the method the stored bearer's
+    /// address instead.
+    @inline(__always)
+    func withBearer<Result, Failure: Error>(_ body: (inout ATTBearer) throws(Failure) -> Result) throws(Failure) -> Result {
+        try body(&bearer)
+    }
+}

@@ -1,0 +1,141 @@
+import SwiftATTPDU
+import SwiftATTGATT
+
+/// The GATT client on the loop: procedures run one at a time per link over its bearer,
+/// notifications reach their listeners, Write Commands wait for buffer room.
+extension AttributeLinks {
+    /// The error for work on a link that is not (or no longer) there.
+    static let notConnected = GATTClientError.disconnected(.init(code: 0x02, name: "Unknown Connection Identifier"))
+
+    /// Queues `driver` on the link; it starts when the procedures before it have finished.
+    func run(_ driver: any ProcedureDriver, on handle: UInt16) {
+        guard let link = link(handle) else { return driver.fail(Self.notConnected) }
+        link.client.waiting.append(driver)
+        advanceClient(on: link)
+    }
+
+    /// Cancels the procedure `id`: a waiting one ends at once; the running one winds down
+    /// when its outstanding request is answered (see `GATTProcedure.cancel()`).
+    func cancelProcedure(_ id: Int, on handle: UInt16) {
+        guard let link = link(handle) else { return }
+        if let index = link.client.waiting.firstIndex(where: { $0.id == id }) {
+            let driver = link.client.waiting.remove(at: index)
+            _ = driver.cancel()
+        } else if let running = link.client.running, running.driver.id == id {
+            if let next = running.driver.cancel() {
+                link.client.running = nil
+                sendClientRequest(next, for: running.driver, on: link)
+            }
+            if running.driver.isFinished, link.client.running?.driver === running.driver {
+                link.client.running = nil
+            }
+            advanceClient(on: link)
+        }
+    }
+
+    /// Starts waiting procedures until one has a request outstanding.
+    private func advanceClient(on link: AttributeLink) {
+        while link.client.running == nil, !link.client.waiting.isEmpty {
+            let driver = link.client.waiting.removeFirst()
+            if let request = driver.start(mtu: link.bearer.mtu) {
+                sendClientRequest(request, for: driver, on: link)
+            }
+        }
+    }
+
+    /// Hands a procedure's request to the bearer (Exchange MTU to the bearer's own call).
+    private func sendClientRequest(_ request: ATTPDU, for driver: any ProcedureDriver, on link: AttributeLink) {
+        nextToken += 1
+        let token = nextToken
+        do throws(ATTBearerError) {
+            let actions = request.opcode == .exchangeMTURequest
+                ? try link.bearer.exchangeMTU(token: token, now: .now)
+                : try link.bearer.request(request, token: token, now: .now)
+            link.client.running = GATTClientSession.Running(driver: driver, token: token)
+            perform(actions, on: link)
+        } catch {
+            // Its Execute Write (cancel), if it asks for one, is two octets: it fits any
+            // ATT_MTU, and a closed bearer refuses it too, which ends the procedure.
+            if let next = driver.refused(GATTClientError(error)) {
+                sendClientRequest(next, for: driver, on: link)
+            }
+        }
+    }
+
+    /// What the bearer hands the client: answers, failures and pushed values.
+    func clientAction(_ action: ATTBearer.Action, on link: AttributeLink) {
+        switch action {
+        case let .response(token, pdu):
+            guard let running = link.client.running, running.token == token else { return }
+            link.client.running = nil
+            if let next = running.driver.receive(pdu) {
+                sendClientRequest(next, for: running.driver, on: link)
+            }
+            advanceClient(on: link)
+        case let .requestFailed(token, error):
+            guard let running = link.client.running, running.token == token else { return }
+            link.client.running = nil
+            running.driver.fail(GATTClientError(error))
+            advanceClient(on: link)
+        case let .notification(handle, value):
+            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: false), staged: &stagedNotifications)
+        case let .indication(handle, value):
+            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: true), staged: &stagedNotifications)
+        default:
+            break
+        }
+    }
+
+    /// Sends a Write Command (or Signed Write Command) now if the link's transmit queue
+    /// has room, else once Number Of Completed Packets frees some: the back-pressure of
+    /// CoreBluetooth's `canSendWriteWithoutResponse`. Commands keep their order.
+    func sendClientCommand(_ pdu: ATTPDU, on handle: UInt16, completion: @escaping @Sendable (GATTClientError?) -> Void) {
+        guard let link = link(handle) else { return completion(Self.notConnected) }
+        link.client.commands.append(.init(pdu: pdu, completion: completion))
+        drainCommands(on: link)
+    }
+
+    /// Sends the Write Commands every link has waiting, as far as there is room.
+    func drainWaitingCommands() {
+        for link in links where !link.client.commands.isEmpty { drainCommands(on: link) }
+    }
+
+    /// Sends waiting Write Commands while the link's transmit queue has room.
+    func drainCommands(on link: AttributeLink) {
+        while let command = link.client.commands.first,
+              hci.queuedACLCount(on: link.handle) < transmitQueueLimit {
+            link.client.commands.removeFirst()
+            do throws(ATTBearerError) {
+                perform(try link.bearer.send(command.pdu), on: link)
+                command.completion(nil)
+            } catch {
+                command.completion(GATTClientError(error))
+            }
+        }
+    }
+
+    /// Registers listener `id` for pushed values (of one value handle, or all). On a link
+    /// that is gone the stream ends at once with `disconnected`.
+    func addNotificationListener(
+        _ id: Int, on handle: UInt16, valueHandle: UInt16?, _ channel: NotificationChannel
+    ) {
+        guard let link = link(handle) else { return channel.finish(throwing: Self.notConnected) }
+        link.client.setListener(.init(id: id, handle: valueHandle, staging: NotificationStaging(channel: channel)))
+    }
+
+    func removeNotificationListener(_ id: Int, on handle: UInt16) {
+        link(handle)?.client.removeListener(id)
+    }
+
+    /// Hands each listener the values staged for it during the batch just handled,
+    /// then resumes the consumers that were waiting for some.
+    func flushNotifications() {
+        guard !stagedNotifications.isEmpty else { return }
+        for staging in stagedNotifications {
+            if let waiter = staging.flush() { notificationWakes.append(waiter) }
+        }
+        stagedNotifications.removeAll(keepingCapacity: true)
+        for waiter in notificationWakes { waiter.resume() }
+        notificationWakes.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,288 @@
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTL2CAP
+import SwiftATTPDU
+
+/// The Attribute Protocol on one controller's connections: each link's ATT bearer, our
+/// GATT client's procedures and listeners on it, and the GATT server every peer may
+/// query (Core 5.4 Vol 3 Parts F and G).
+///
+/// The top floor of a host on its loop thread. It is handed the ATT frames L2CAP
+/// received (`receive(_:on:)`), sends its PDUs down through `L2CAPChannels`, and the
+/// GATT server hands its outputs back to it (responses, pushed values, subscription
+/// changes) rather than calling in. What it tells the application goes out through the
+/// listeners and channels it holds (`Peripheral.events()`, notification streams,
+/// procedure completions).
+///
+/// Loop-confined. The state every notification goes through is `@exclusivity(unchecked)`
+/// (here, and `AttributeLink.bearer`, `GATTClientSession.listeners`,
+/// `NotificationStaging.pending`, whose notes point here): a class's stored property is
+/// otherwise checked at run time on each access. What those checks guard against, a
+/// second access to a property from inside a mutation of it, cannot happen on these
+/// paths: only the loop thread touches them, and the code run inside each mutation (a
+/// bearer's, a queue's, an array's own methods) cannot reach the object that holds it.
+/// What calls out to other code as it changes (the listener sets, whose streams'
+/// termination handlers run as they finish) keeps its checks.
+final class AttributeLinks {
+    let l2cap: L2CAPChannels
+    /// For what ATT needs of HCI itself: how full a link's transmit queue is, and the
+    /// Disconnect that ends a link whose bearer timed out.
+    let hci: HCIConversation
+
+    /// The links in the order they connected: walked every loop turn (deadlines, waiting
+    /// Write Commands, crowding), which an array does without hashing.
+    @exclusivity(unchecked) private(set) var links: [AttributeLink] = []
+    /// `links` by connection handle as an array index (handles are 12 bits): the lookup
+    /// each notification makes on the way in and out, without hashing.
+    @exclusivity(unchecked) private var linksByHandle: [AttributeLink?] = []
+    /// The GATT server every connection's peer may query (a peripheral installs its
+    /// database; without one, requests are answered Request Not Supported).
+    private(set) var gattServer: GATTServer?
+    /// How long an ATT transaction may take on new links before it fails and the bearer
+    /// closes (Core 5.4 Vol 3 Part F §3.3.3: 30 s; shorter in tests).
+    var transactionTimeout: Duration = .seconds(30)
+
+    /// `Peripheral.events()`.
+    var peripheralListeners = ListenerSet<PeripheralEvent>()
+    /// Sees every peripheral event as it happens, on the loop: how the advertiser learns
+    /// of connections without a task woken for every event.
+    var peripheralObserver: (@Sendable (PeripheralEvent) -> Void)?
+
+    /// The bearer's actions for one received ATT PDU, kept between frames so that a
+    /// batch allocates nothing.
+    @exclusivity(unchecked) private var receivedActions: [ATTBearer.Action] = []
+    /// Bearer tokens: our requests and indications, each matched to its answer.
+    var nextToken = 0
+    /// Indications sent by token, for the event their confirmation raises.
+    @exclusivity(unchecked) var indicationTokens: [Int: (handle: UInt16, valueHandle: UInt16)] = [:]
+
+    /// Admits `Peripheral.updateValue` calls on their callers' threads
+    /// (`AttributeLinks+Updates`); set with the GATT server a peripheral installs.
+    private(set) var updateGate: UpdateGate?
+    /// Values applied this turn that the gate has not been told of: it hears once per
+    /// turn (`settleUpdates`), not once per value.
+    @exclusivity(unchecked) var updatesApplied = 0
+    /// ACL packets queued on one connection beyond which `updateValue` says "not now",
+    /// and Write Commands wait.
+    let transmitQueueLimit = 8
+
+    /// The listeners holding values of the batch being read, flushed to their streams
+    /// (and their waiting consumers woken) once it is done (`flushNotifications`).
+    @exclusivity(unchecked) var stagedNotifications: [NotificationStaging] = []
+    /// The consumers to wake, kept between batches so that waking them allocates nothing.
+    @exclusivity(unchecked) var notificationWakes: [NotificationChannel.Waiter] = []
+
+    init(l2cap: L2CAPChannels, hci: HCIConversation) {
+        self.l2cap = l2cap
+        self.hci = hci
+    }
+
+    // MARK: Links
+
+    /// The link on connection `handle`, if it is up.
+    @inline(__always)
+    func link(_ handle: UInt16) -> AttributeLink? {
+        let index = Int(handle)
+        return index < linksByHandle.count ? linksByHandle[index] : nil
+    }
+
+    /// A new connection gets its bearer and is announced to the server and listeners.
+    func attach(_ connection: ConnectionState) {
+        let handle = connection.handle
+        let link = AttributeLink(handle: handle, receiveMTU: AttributeLink.receiveMTU, transactionTimeout: transactionTimeout)
+        if let i = links.firstIndex(where: { $0.handle == handle }) { links[i] = link } else { links.append(link) }
+        let index = Int(handle)
+        if linksByHandle.count <= index { linksByHandle.append(contentsOf: repeatElement(nil, count: index + 1 - linksByHandle.count)) }
+        linksByHandle[index] = link
+        emit(.connected(handle, connection.peerAddress))
+        guard let server = gattServer else { return }
+        let owed = server.connect(link.connectionID)
+        emitSubscriptionChanges(of: server)
+        for pdu in owed { push(pdu, on: link) }
+    }
+
+    /// The connection is gone: everything pending on its bearer fails with the reason,
+    /// the server forgets its state (keeping bonded peers'), listeners hear of it.
+    func detach(_ handle: UInt16, reason: HCIStatus, cause: ATTBearerError.DisconnectReason? = nil) {
+        guard let i = links.firstIndex(where: { $0.handle == handle }) else { return }
+        let link = links.remove(at: i)
+        linksByHandle[Int(handle)] = nil
+        let cause = cause ?? ATTBearerError.DisconnectReason(code: reason.rawValue, name: reason.name)
+        perform(link.bearer.close(reason: cause), on: link)
+        link.client.close(with: .disconnected(cause))
+        if let server = gattServer {
+            server.disconnect(link.connectionID)
+            emitSubscriptionChanges(of: server)
+        }
+        emit(.disconnected(handle, reason))
+    }
+
+    /// The controller failed: every link ends, in handle order, with `cause`.
+    func detachAll(reason: HCIStatus, cause: ATTBearerError.DisconnectReason) {
+        for handle in links.map(\.handle).sorted() { detach(handle, reason: reason, cause: cause) }
+    }
+
+    /// ATT_MTU of a link, or `nil` when it is not connected.
+    func mtu(of handle: UInt16) -> Int? {
+        link(handle)?.bearer.mtu
+    }
+
+    // MARK: Input
+
+    /// Where a Handle Value Notification's value starts: after its opcode and handle
+    /// (Core 5.4 Vol 3 Part F §3.4.7.1).
+    static let notificationValueOffset = 3
+
+    /// Takes an ATT PDU the peer sent on connection `handle`, received in the batch read
+    /// at `now`.
+    @inline(__always)
+    func receive(_ payload: ArraySlice<UInt8>, on handle: UInt16, now: ContinuousClock.Instant) {
+        guard let link = link(handle) else { return }
+        // The streaming case first: a notification goes straight to the client.
+        if let valueHandle = link.withBearer({ $0.notificationHandle(in: payload) }) {
+            // Copied from the packet's memory: a slice of it would retain the packet.
+            let value = payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[Self.notificationValueOffset...])) }
+            return link.client.deliver(GATTNotification(handle: valueHandle, value: value, isIndication: false),
+                                       staged: &stagedNotifications)
+        }
+        // A buffer kept between frames (taken, so that a nested use gets its own).
+        var actions = receivedActions
+        receivedActions = []
+        link.bearer.receive(payload, now: now, into: &actions)
+        perform(actions, on: link)
+        actions.removeAll(keepingCapacity: true)
+        receivedActions = actions
+    }
+
+    // MARK: Deadlines
+
+    /// The earliest deadline of any bearer (a request or indication timing out). Asked
+    /// on every turn of the loop, so it allocates nothing.
+    var nextDeadline: ContinuousClock.Instant? {
+        var earliest: ContinuousClock.Instant?
+        for link in links {
+            guard let deadline = link.withBearer({ $0.nextDeadline }) else { continue }
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
+    }
+
+    /// Fails the transactions whose deadline has passed.
+    func expire(now: ContinuousClock.Instant) {
+        for link in links where link.withBearer({ $0.nextDeadline }).map({ $0 <= now }) ?? false {
+            perform(link.bearer.expire(now: now), on: link)
+        }
+    }
+
+    // MARK: The bearer's actions
+
+    /// Carries out what a bearer asked for, in order.
+    func perform(_ actions: [ATTBearer.Action], on link: AttributeLink) {
+        for action in actions {
+            switch action {
+            case let .send(pdu):
+                l2cap.send(channel: L2CAPChannelIdentifier.attribute, payload: EncodedBytes(pdu), handle: link.handle)
+            case let .serve(pdu):
+                serve(pdu, on: link)
+            case let .mtuChanged(mtu):
+                gattServer?.setMTU(mtu, for: link.connectionID)
+                emit(.mtuChanged(link.handle, mtu))
+            case let .indicationConfirmed(token):
+                if let sent = indicationTokens.removeValue(forKey: token) {
+                    gattServer?.indicationConfirmed(valueHandle: sent.valueHandle, by: link.connectionID)
+                    emit(.indicationConfirmed(sent.handle, sent.valueHandle))
+                    // A confirmation makes room in the indication queue.
+                    signalRoomIfWaiting()
+                }
+            case let .indicationFailed(token, _):
+                indicationTokens[token] = nil
+                signalRoomIfWaiting()
+            case .closed:
+                // Core 5.4 Vol 3 Part F §3.3.3: after a transaction timeout no more ATT on
+                // this link; swift-att ends the link.
+                hci.send(Disconnect(connectionHandle: link.handle).packet, timeout: .seconds(3)) { _ in }
+            case .dropped:
+                break
+            case .response, .requestFailed, .notification, .indication:
+                clientAction(action, on: link)
+            }
+        }
+    }
+
+    // MARK: The GATT server
+
+    /// A request or command for our GATT server; requests get exactly one response.
+    private func serve(_ pdu: ATTPDU, on link: AttributeLink) {
+        let response: ATTPDU?
+        if let server = gattServer {
+            response = server.handle(pdu, from: link.connectionID, mtu: link.bearer.mtu)
+            emitSubscriptionChanges(of: server)
+        } else {
+            response = .errorResponse(ErrorResponse(requestOpcode: pdu.opcode, handle: 0, errorCode: .requestNotSupported))
+        }
+        guard pdu.opcode.kind == .request, let response else { return }
+        do throws(ATTBearerError) {
+            perform(try link.bearer.respond(response), on: link)
+        } catch {
+            // The bearer refused (closed, or the response exceeds ATT_MTU): nothing to send.
+        }
+    }
+
+    /// Sends a notification now, or queues an indication behind the one awaiting
+    /// confirmation. False when the bearer refused it (closed, queue full, too long).
+    @discardableResult
+    func push(_ pdu: ATTPDU, on link: AttributeLink) -> Bool {
+        do throws(ATTBearerError) {
+            if case let .handleValueIndication(indication) = pdu {
+                nextToken += 1
+                let actions = try link.bearer.indicate(indication, token: nextToken, now: .now)
+                // Only an accepted indication is owed a confirmation: a refused one
+                // (queue full) must not leave its token behind.
+                indicationTokens[nextToken] = (link.handle, indication.handle)
+                perform(actions, on: link)
+            } else {
+                // What `bearer.send` checks, then the PDU goes straight into its packet.
+                try link.withBearer { bearer throws(ATTBearerError) in try bearer.validateSend(pdu) }
+                l2cap.send(channel: L2CAPChannelIdentifier.attribute, payload: pdu, handle: link.handle)
+            }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Installs the database a peripheral serves (and the gate its `updateValue` calls
+    /// pass); connections already up start over with it.
+    func install(_ server: GATTServer, updates: UpdateGate? = nil) {
+        if let updates { updateGate = updates }
+        gattServer = server
+        for link in links {
+            let owed = server.connect(link.connectionID, mtu: link.bearer.mtu)
+            emitSubscriptionChanges(of: server)
+            for pdu in owed { push(pdu, on: link) }
+        }
+    }
+
+    /// Tells the application of the subscription changes the server made.
+    private func emitSubscriptionChanges(of server: GATTServer) {
+        guard !server.subscriptionChanges.isEmpty else { return }
+        for change in server.takeSubscriptionChanges() { emit(.subscriptionChanged(change)) }
+    }
+
+    func emit(_ event: PeripheralEvent) {
+        peripheralObserver?(event)
+        peripheralListeners.yield(event)
+    }
+
+    // MARK: Shutdown
+
+    /// The host stopped: values admitted and not applied give their slots back, every
+    /// link's procedures and listeners fail with `cause`, the peripheral's listeners end.
+    func shutdown(_ cause: ATTBearerError.DisconnectReason) {
+        if updatesApplied > 0 { settleUpdates(applied: 0, congested: false) }
+        for link in links { link.client.close(with: .disconnected(cause)) }
+        peripheralListeners.finishAll()
+        peripheralObserver = nil
+    }
+}

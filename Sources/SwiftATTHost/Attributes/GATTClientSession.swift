@@ -1,0 +1,93 @@
+import SwiftATTPDU
+import SwiftATTGATT
+
+/// The client side of one link's ATT bearer, on the loop thread: the procedures waiting
+/// their turn, the one running, who listens for notifications, and Write Commands
+/// waiting for room in the controller's buffers.
+///
+/// One procedure runs at a time. The bearer would interleave the requests of several,
+/// but procedures that prepare writes share the server's one prepare queue (Core 5.4
+/// Vol 3 Part F §3.4.6), and a procedure-at-a-time order is what a caller expects when it
+/// awaits one call after another.
+final class GATTClientSession {
+    struct Running {
+        let driver: any ProcedureDriver
+        /// The bearer token of its outstanding request.
+        var token: Int
+    }
+
+    struct Listener {
+        let id: Int
+        /// Only this value handle's values; `nil` for every value.
+        let handle: UInt16?
+        let staging: NotificationStaging
+        var channel: NotificationChannel { staging.channel }
+
+        func accepts(_ valueHandle: UInt16) -> Bool { handle == nil || handle == valueHandle }
+    }
+
+    struct WaitingCommand {
+        let pdu: ATTPDU
+        let completion: @Sendable (GATTClientError?) -> Void
+    }
+
+    var waiting: [any ProcedureDriver] = []
+    var running: Running?
+    /// In the order they were added. An array, not a dictionary keyed by id: a link has
+    /// a listener or two, and each value walks them (a dictionary's walk retains its
+    /// storage and copies each entry out).
+    /// Walked per value, so not checked for exclusive access at run time: only the loop
+    /// thread touches a session, and the array's own methods, the only code that runs
+    /// while it is being mutated, cannot reach the session. (Staging a value mutates the
+    /// listener's `NotificationStaging`, another object, not this array.)
+    @exclusivity(unchecked) private(set) var listeners: [Listener] = []
+    var commands: [WaitingCommand] = []
+
+    /// Stages a value for its listeners; a listener's first value of the batch adds it
+    /// to `staged`, which the loop flushes (and whose waiting consumers it wakes) once it
+    /// has handled the whole batch it read.
+    ///
+    /// The last listener that takes it gets the value itself, the others a copy: with one
+    /// listener, the value moves from the packet's copy into the stream without a retain.
+    func deliver(_ notification: consuming GATTNotification, staged: inout [NotificationStaging]) {
+        var last: Int?
+        for index in listeners.indices where listeners[index].accepts(notification.handle) {
+            if let previous = last { listeners[previous].staging.stage(copy notification, in: &staged) }
+            last = index
+        }
+        if let last { listeners[last].staging.stage(notification, in: &staged) }
+    }
+
+    /// Adds listener `id`, or replaces the one with that id.
+    func setListener(_ listener: Listener) {
+        if let index = listeners.firstIndex(where: { $0.id == listener.id }) {
+            listeners[index] = listener
+        } else {
+            listeners.append(listener)
+        }
+    }
+
+    func removeListener(_ id: Int) {
+        listeners.removeAll { $0.id == id }
+    }
+
+    /// The link is gone: everything waiting fails with `error`, every listener ends with it.
+    func close(with error: GATTClientError) {
+        let drivers = (running.map { [$0.driver] } ?? []) + waiting
+        running = nil
+        waiting.removeAll()
+        for driver in drivers { driver.fail(error) }
+        for listener in listeners {
+            // Values staged during this batch reach the consumer before the end does;
+            // handing them over takes the waiting consumer out of the channel, so it is
+            // woken here (the end finds nobody left to wake).
+            let waiter = listener.staging.flush()
+            listener.channel.finish(throwing: error)
+            waiter?.resume()
+        }
+        listeners.removeAll()
+        let parked = commands
+        commands.removeAll()
+        for command in parked { command.completion(error) }
+    }
+}

@@ -1,0 +1,27 @@
+/// The values a listener's link received during the batch the loop is handling, held on
+/// the loop thread until the batch is done: then they reach the consumer's
+/// `NotificationChannel` together, under one lock, instead of one lock (and one
+/// reference-counted hand-over) per value.
+final class NotificationStaging {
+    let channel: NotificationChannel
+    /// Touched per value, so not checked for exclusive access at run time: only the loop
+    /// thread touches a staging, and the array's own methods, the only code that runs
+    /// while it is being mutated, cannot reach it. (`flush` hands the array to the
+    /// channel, which swaps it under its own lock and never calls back.)
+    @exclusivity(unchecked) private var pending: [GATTNotification] = []
+
+    init(channel: NotificationChannel) {
+        self.channel = channel
+    }
+
+    /// Holds `notification`; the first of a batch joins `staged`, the listeners to flush.
+    func stage(_ notification: consuming GATTNotification, in staged: inout [NotificationStaging]) {
+        if pending.isEmpty { staged.append(self) }
+        pending.append(notification)
+    }
+
+    /// Hands what is held to the channel; returns the consumer to wake, if one waits.
+    func flush() -> NotificationChannel.Waiter? {
+        channel.append(contentsOf: &pending)
+    }
+}

@@ -1,0 +1,67 @@
+import SwiftATTHCI
+import Synchronization
+
+extension Controller {
+    /// How waiting for an event ended.
+    enum EventWait<T: Sendable>: Sendable {
+        case found(T)
+        /// `timeout` passed first.
+        case timedOut
+        /// The waiting task was cancelled.
+        case cancelled
+        /// The event stream finished: the controller closed.
+        case ended
+    }
+
+    /// The first value `match` finds in `events` within `timeout`, or why there was
+    /// none. Subscribe with `events()` before sending the command whose event this waits
+    /// for, so it cannot be missed.
+    static func awaitEvent<T: Sendable>(
+        in events: AsyncStream<HCIEvent>, within timeout: Duration, _ match: @escaping @Sendable (HCIEvent) -> T?
+    ) async -> EventWait<T> {
+        await withTaskGroup(of: EventWait<T>.self) { group in
+            group.addTask {
+                for await event in events {
+                    if let found = match(event) { return .found(found) }
+                }
+                return Task.isCancelled ? .cancelled : .ended
+            }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: timeout)
+                    return .timedOut
+                } catch {
+                    return .cancelled
+                }
+            }
+            let first = await group.next() ?? .cancelled
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// `awaitEvent` for callers that only care whether the event came.
+    static func firstEvent<T: Sendable>(
+        in events: AsyncStream<HCIEvent>, within timeout: Duration, _ match: @escaping @Sendable (HCIEvent) -> T?
+    ) async -> T? {
+        if case let .found(value) = await awaitEvent(in: events, within: timeout, match) { return value }
+        return nil
+    }
+
+    /// Sends Disconnect (Remote User Terminated Connection) on every live connection and
+    /// waits up to `timeout` for their Disconnection Complete events.
+    func disconnectAll(timeout: Duration) async {
+        let handles = await perform(orElse: [UInt16]()) { stack in Array(stack.hci.connections.keys) }
+        guard !handles.isEmpty else { return }
+        let events = events()
+        for handle in handles { _ = try? await send(Disconnect(connectionHandle: handle)) }
+        let remaining = Mutex(Set(handles))
+        _ = await Self.firstEvent(in: events, within: timeout) { event -> Bool? in
+            guard case let .disconnectionComplete(d) = event else { return nil }
+            return remaining.withLock { set in
+                set.remove(d.connectionHandle)
+                return set.isEmpty ? true : nil
+            }
+        }
+    }
+}

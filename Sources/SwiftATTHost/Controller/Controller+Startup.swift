@@ -1,0 +1,102 @@
+import SwiftATTCore
+import SwiftATTHCI
+
+extension Controller {
+    /// The events the host handles (Core 5.4 Vol 4 Part E §7.3.1 and §7.8.1).
+    static let eventMask: SetEventMask.Mask = [
+        .disconnectionComplete, .encryptionChange, .readRemoteVersionInformationComplete,
+        .hardwareError, .dataBufferOverflow, .encryptionKeyRefreshComplete, .leMeta,
+    ]
+    static let leEventMask: LESetEventMask.Mask = [
+        .connectionComplete, .advertisingReport, .connectionUpdateComplete, .readRemoteFeaturesComplete,
+        .longTermKeyRequest, .dataLengthChange, .enhancedConnectionComplete, .phyUpdateComplete,
+        .extendedAdvertisingReport, .scanTimeout, .advertisingSetTerminated, .channelSelectionAlgorithm,
+    ]
+
+    /// A static random address (two most significant bits set; Core 5.4 Vol 6 Part B
+    /// §1.3.2.1), fresh for this host.
+    public static func makeStaticRandomAddress() -> BluetoothAddress {
+        var value = UInt64.random(in: 0...0xFFFF_FFFF_FFFF) | 0xC000_0000_0000
+        // Neither all ones nor all zeros in the random part.
+        if value & 0x3FFF_FFFF_FFFF == 0x3FFF_FFFF_FFFF { value ^= 1 }
+        if value & 0x3FFF_FFFF_FFFF == 0 { value |= 1 }
+        return BluetoothAddress(value, kind: .random)
+    }
+
+    /// Resets the controller and reads what the host needs: version, supported
+    /// commands and features, public address and ACL buffer sizes; sets the event masks
+    /// and a static random address; starts ACL flow control. Every step that fails
+    /// throws an error naming its command. From then on a Hardware Error event makes the
+    /// host reset the controller and run this sequence again (`recoveries()`).
+    public func start(randomAddress: BluetoothAddress? = nil) async throws(ControllerError) -> ControllerInfo {
+        _ = try await send(Reset(), timeout: .seconds(5))
+        let info = try await initialize(randomAddress: randomAddress)
+        await installRecovery()
+        return info
+    }
+
+    /// The start-up sequence after HCI_Reset.
+    func initialize(randomAddress: BluetoothAddress?) async throws(ControllerError) -> ControllerInfo {
+        let version = try await send(ReadLocalVersionInformation())
+        let commands = try await send(ReadLocalSupportedCommands()).supportedCommands
+        let publicAddress = try await send(ReadBDADDR()).address
+        let leFeatures = try await send(LEReadLocalSupportedFeatures()).leFeatures
+        await quiesce(commands)
+
+        var length = 0
+        var count = 0
+        if commands.supports(.leReadBufferSizeV2) {
+            let v2 = try await send(LEReadBufferSizeV2())
+            (length, count) = (Int(v2.leACLDataPacketLength), Int(v2.totalNumLEACLDataPackets))
+        } else {
+            let v1 = try await send(LEReadBufferSize())
+            (length, count) = (Int(v1.leACLDataPacketLength), Int(v1.totalNumLEACLDataPackets))
+        }
+        if length == 0 || count == 0 {
+            // The controller shares its BR/EDR buffers with LE (§7.8.2).
+            let shared = try await send(ReadBufferSize())
+            (length, count) = (Int(shared.aclDataPacketLength), Int(shared.totalNumACLDataPackets))
+        }
+
+        _ = try await send(SetEventMask(eventMask: Self.eventMask))
+        _ = try await send(LESetEventMask(eventMask: Self.leEventMask))
+        let random = randomAddress ?? Self.makeStaticRandomAddress()
+        _ = try await send(LESetRandomAddress(randomAddress: random))
+
+        let info = ControllerInfo(
+            version: version, supportedCommands: commands, leFeatures: leFeatures,
+            publicAddress: publicAddress, randomAddress: random,
+            aclBufferLength: length, aclBufferCount: count)
+        await configureACL(bufferCount: count, bufferLength: length)
+        remember(info)
+        return info
+    }
+
+    /// Stops scanning and advertising a previous host may have left running. Reset
+    /// should have (Core 5.4 Vol 4 Part E §7.3.2), but some controllers keep both across
+    /// it (Bumble's virtual controller does, BENCH.md), and a scanning controller then
+    /// refuses LE Set Random Address and the scan parameters with Command Disallowed.
+    /// A refusal here means there was nothing to stop.
+    func quiesce(_ commands: HCISupportedCommands) async {
+        if commands.supports(.leSetExtendedScanEnable) {
+            _ = try? await send(LESetExtendedScanEnable(enable: false))
+        } else {
+            _ = try? await send(LESetScanEnable(scanEnable: false))
+        }
+        if commands.supports(.leSetExtendedAdvertisingEnable) {
+            _ = try? await send(LESetExtendedAdvertisingEnable(enable: false, sets: []))
+        } else {
+            _ = try? await send(LESetAdvertisingEnable(advertisingEnable: false))
+        }
+    }
+
+    /// Starts host-to-controller ACL flow control with the controller's buffer sizes.
+    func configureACL(bufferCount: Int, bufferLength: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.submit({ stack in
+                stack.hci.configureACL(bufferCount: bufferCount, bufferLength: bufferLength)
+                continuation.resume()
+            }, refuse: { _ in continuation.resume() })
+        }
+    }
+}

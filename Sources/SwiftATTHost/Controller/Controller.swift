@@ -1,0 +1,82 @@
+import SwiftATTHCI
+import Synchronization
+import SwiftATTTransport
+
+/// A controller reached through a transport, driven by its own event loop.
+///
+/// The conversation of Core 5.4 Vol 4 Part E §4.4: commands go out under the
+/// controller's flow control, each answer is matched to its command, every command has a
+/// timeout that fails it with a typed error naming it, and every other event reaches the
+/// listeners of `events()`. `Sendable`: any task may send commands concurrently.
+public final class Controller: Sendable {
+    /// How long a command may go unanswered before it fails.
+    public static let defaultCommandTimeout: Duration = .seconds(3)
+
+    let loop: HostLoop
+    /// The transport the user named, for messages.
+    public let transportName: String
+    private let learned = Mutex<ControllerInfo?>(nil)
+
+    /// What `start()` learned; `nil` before it has run.
+    public var info: ControllerInfo? { learned.withLock { $0 } }
+
+    func remember(_ info: ControllerInfo) { learned.withLock { $0 = info } }
+
+    private init(loop: HostLoop, transportName: String) {
+        self.loop = loop
+        self.transportName = transportName
+    }
+
+    /// Opens the transport and starts the loop (on `eventLoop`, shared with other hosts
+    /// and tasks; a thread of its own when nil). No command is sent yet. With
+    /// `capturePath`, every packet both ways is written to that btsnoop file.
+    public static func open(_ specification: TransportSpecification, capturePath: String? = nil,
+                            on eventLoop: HostEventLoop? = nil) async throws(ControllerError) -> Controller {
+        Controller(loop: try await HostLoop.start(specification, capturePath: capturePath, on: eventLoop),
+                   transportName: specification.description)
+    }
+
+    /// Sends `command` and returns its decoded return parameters. A command the
+    /// controller acknowledges with Command Status returns once the status is Success
+    /// (its outcome arrives later as an event). A non-success status throws
+    /// `.hci(.commandFailed)` with the spec's name of the status.
+    public func send<C: HCICommand>(_ command: C, timeout: Duration = Controller.defaultCommandTimeout) async throws(ControllerError) -> C.ReturnParameters {
+        try await answer(to: command.packet, timeout: timeout).returnParameters(of: C.self).get()
+    }
+
+    /// Sends a raw command packet and returns whichever answer the controller gives.
+    public func exchange(_ packet: HCICommandPacket, timeout: Duration = Controller.defaultCommandTimeout) async throws(ControllerError) -> HCICommandAnswer {
+        try await answer(to: packet, timeout: timeout).get()
+    }
+
+    private func answer(to packet: HCICommandPacket, timeout: Duration) async -> Result<HCICommandAnswer, ControllerError> {
+        await withCheckedContinuation { continuation in
+            loop.submit({ stack in
+                stack.hci.send(packet, timeout: timeout) { result in
+                    continuation.resume(returning: result.mapError { error in
+                        if case let .hci(.commandTimedOut(opcode, _)) = error { return .hci(.commandTimedOut(opcode, timeout)) }
+                        return error
+                    })
+                }
+            }, refuse: { continuation.resume(returning: .failure($0)) })
+        }
+    }
+
+    /// Every event other than Command Complete and Command Status, from now until the
+    /// controller closes (then the stream finishes).
+    public func events() -> AsyncStream<HCIEvent> {
+        let (stream, continuation) = AsyncStream<HCIEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        loop.feed(continuation, from: \.hci.eventListeners)
+        return stream
+    }
+
+    /// Stops the loop and closes the transport; pending commands fail with `.closed`.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.submit({ stack in
+                stack.hci.fail(.closed)
+                continuation.resume()
+            }, refuse: { _ in continuation.resume() })
+        }
+    }
+}

@@ -1,9 +1,0 @@
-import SwiftATTGATT
-
-extension ATTBearerError.DisconnectReason {
-    /// Why a link's pending work fails when the host loop stops: the links end with the
-    /// controller (the transport failed, or the host was closed), whatever the peer did.
-    static func controllerStopped(_ reason: HCIError) -> Self {
-        Self(code: 0x16, name: "the controller stopped: \(reason)")
-    }
-}

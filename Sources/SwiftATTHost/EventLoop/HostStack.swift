@@ -1,0 +1,125 @@
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTL2CAP
+import SwiftATTTransport
+
+/// One host's protocol floors on its loop thread, and the thin scheduler that drives
+/// them through each turn of the loop.
+///
+///     HCIConversation   commands and their credits, ACL credits, events, connections
+///     L2CAPChannels     recombination, fixed-channel routing, LE signalling (and SMP)
+///     AttributeLinks    each link's bearer, GATT client and server, value streams
+///
+/// Calls go one way: a floor sends down through the one below it, and hands what it
+/// received back up as its return value; only this scheduler passes a delivery from one
+/// floor to the next (`deliver(_:)`). A job from the public API (`HostLoop.submit`) is
+/// handed the stack and calls the floor it needs.
+///
+/// Loop-confined: only the `LoopRunner` thread that owns the host touches it.
+final class HostStack {
+    let hci: HCIConversation
+    let l2cap: L2CAPChannels
+    let attributes: AttributeLinks
+    /// The scans running on this controller (`Central.scan`), sharing one.
+    let scanning: SharedScanning
+
+    /// Restarts the controller after a Hardware Error; installed by `Controller.start()`
+    /// (a controller nobody started is left for its user to reset). Called on the loop
+    /// once the host's HCI_Reset is answered, with its failure if it failed.
+    var recovery: (@Sendable (_ code: UInt8, _ resetFailure: ControllerError?) -> Void)?
+    /// `Controller.recoveries()`.
+    var recoveryListeners = ListenerSet<ControllerRecovery>()
+
+    /// When the batch being read arrived: the clock is read once per batch, not per
+    /// frame (the bearers time the requests they send in answer from it).
+    private var receivedAt = ContinuousClock.now
+
+    init(transport: any HCITransport) {
+        hci = HCIConversation(transport: transport)
+        l2cap = L2CAPChannels(hci: hci)
+        attributes = AttributeLinks(l2cap: l2cap, hci: hci)
+        scanning = SharedScanning(hci: hci)
+    }
+
+    var transport: any HCITransport { hci.transport }
+    var isRunning: Bool { hci.isRunning }
+    var stopReason: ControllerError? { hci.stopReason }
+
+    // MARK: A turn of the loop
+
+    /// When the loop must call `expire` next. Asked on every turn, so it allocates
+    /// nothing.
+    var nextDeadline: ContinuousClock.Instant? {
+        switch (hci.nextDeadline, attributes.nextDeadline) {
+        case let (command?, attribute?): return min(command, attribute)
+        case let (command, attribute): return command ?? attribute
+        }
+    }
+
+    /// Reads what the transport has and takes it up the floors; values received for
+    /// notification streams reach their consumers once the whole batch is in.
+    func readTransport() {
+        defer { attributes.flushNotifications() }
+        receivedAt = .now
+        do throws(TransportError) {
+            try hci.transport.receive { packet in deliver(packet) }
+        } catch {
+            hci.fail(.transport(error))
+        }
+    }
+
+    /// One packet, up the floors.
+    private func deliver(_ packet: HCIPacket) {
+        switch hci.receive(packet) {
+        case .handled:
+            break
+        case .aclData:
+            guard let frame = l2cap.receive(packet.bytes) else { return }
+            attributes.receive(frame.payload, on: frame.connectionHandle, now: receivedAt)
+        case let .connected(connection):
+            attributes.attach(connection)
+        case let .disconnected(handle, reason):
+            l2cap.disconnected(handle)
+            attributes.detach(handle, reason: reason)
+            // A full link that went away no longer holds back `updateValue`.
+            attributes.signalRoomIfWaiting()
+        case .buffersFreed:
+            attributes.drainWaitingCommands()
+            attributes.signalRoomIfWaiting()
+        case let .hardwareError(code):
+            hardwareError(code)
+        }
+    }
+
+    /// Fires the deadlines that have passed: commands and ATT transactions time out.
+    func expire(now: ContinuousClock.Instant) {
+        hci.expire(now: now)
+        attributes.expire(now: now)
+    }
+
+    /// The end of the turn: ACL queued during it goes out together, Write Commands that
+    /// waited for that room follow, and a peripheral waiting for room hears whether it
+    /// has some.
+    func endTurn() {
+        // Values applied this turn give their slots back even when they went to nobody
+        // (no subscriber, so nothing to send).
+        guard hci.isRunning, hci.hasQueuedACL || attributes.updatesApplied > 0 else { return }
+        if hci.hasQueuedACL {
+            hci.flushACL()
+            attributes.drainWaitingCommands()
+            if hci.hasQueuedACL { hci.flushACL() }
+        }
+        attributes.signalRoomIfWaiting()
+    }
+
+    /// Ends the host: every link's calls and listeners fail naming why, then every
+    /// pending command and event stream, then the transport closes.
+    func shutdown(_ reason: ControllerError) {
+        hci.fail(reason)
+        let stopped = hci.stopReason ?? reason
+        attributes.shutdown(.controllerStopped(stopped))
+        recoveryListeners.finishAll()
+        recovery = nil
+        hci.shutdown(stopped)
+    }
+}

@@ -1,0 +1,360 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SwiftATTGATT
+import Synchronization
+import SwiftATTTransport
+
+/// The thread behind a `HostEventLoop`: it blocks in `poll(2)` on its hosts' transports
+/// and a wake-up descriptor, runs what other threads hand it in the order they hand it
+/// (jobs for a host, `updateValue` values, tasks that prefer the loop), and fires each
+/// host's deadlines.
+///
+/// Each host's protocol state lives in a `HostStack` that only this thread touches; a
+/// host is known to the runner by its slot, which `HostLoop` holds.
+final class LoopRunner: Sendable {
+    typealias Job = @Sendable (HostStack) -> Void
+    typealias Refusal = @Sendable (ControllerError) -> Void
+    /// Opens a host's transport on the loop thread; nil when it failed (the opener has
+    /// told its caller why).
+    typealias Opener = @Sendable () -> HostStack?
+
+    /// What a host's callers hand its loop.
+    enum Work: Sendable {
+        case job(run: Job, refuse: Refusal)
+        /// A `Peripheral.updateValue` value its gate admitted: its own case rather than
+        /// a closure, so that a stream of values allocates no job per value. It does not
+        /// carry its gate: the host's attribute links hold it
+        /// (`AttributeLinks.updateGate`), and a value refused before it reaches the
+        /// queue gives its slot back in `HostLoop.submitUpdate`.
+        case update([UInt8], GATTCharacteristic)
+
+        /// Tells whoever handed it that it will not run: a job's caller. A value needs no
+        /// word: its slot is given back with the host's other unapplied values
+        /// (`retire`), or by `submitUpdate` when the queue refused it.
+        func refuse(_ reason: ControllerError) {
+            if case let .job(_, refuse) = self { refuse(reason) }
+        }
+    }
+
+    private enum Item: Sendable {
+        case host(slot: Int, Work)
+        case open(slot: Int, Opener, refuse: Refusal)
+        case task(UnownedJob)
+    }
+
+    private struct State: ~Copyable {
+        var items = MoveQueue<Item>()
+        /// Why each host stopped, by slot; nil while it runs or opens.
+        var stopReasons: [ControllerError?] = []
+        /// The `HostEventLoop` was released: end once no host is left.
+        var released = false
+        /// The thread has ended; nothing more will run.
+        var exited = false
+        var executor: UnownedTaskExecutor?
+    }
+
+    /// A host's own loop ends with its host; a shared one when it is released.
+    private let endsWithItsHosts: Bool
+    private let state = Mutex(State())
+    private let wake: WakeSignal
+    /// The loop thread's `pthread_self()`, so that work it hands itself skips the
+    /// wake-up pipe (it looks at its queue before it next blocks).
+    private let thread = Atomic<UInt>(0)
+
+    /// Fails when the process has no descriptor left for the wake-up pipe.
+    init(endsWithItsHosts: Bool) throws(ControllerError) {
+        self.endsWithItsHosts = endsWithItsHosts
+        wake = try WakeSignal()
+    }
+
+    /// Starts the loop thread; fails when the process may start no more threads.
+    func start(executor: UnownedTaskExecutor, name: String) throws(ControllerError) {
+        state.withLock { $0.executor = executor }
+        try LoopThread.start(name: name) { [self] in run(executor: executor) }
+    }
+
+    /// The handle is gone: no task can prefer the loop any more.
+    func release() {
+        state.withLock { $0.released = true }
+        wake.signal()
+    }
+
+    // MARK: Handing work to the loop
+
+    /// A slot for a host about to open.
+    func addHost() -> Int {
+        state.withLock { s in
+            s.stopReasons.append(nil)
+            return s.stopReasons.count - 1
+        }
+    }
+
+    /// Runs `open` on the loop thread; the host it returns joins the loop.
+    func open(slot: Int, _ open: @escaping Opener, refuse: @escaping Refusal) {
+        if let reason = append(.open(slot: slot, open, refuse: refuse), slot: nil) { refuse(reason) }
+    }
+
+    /// Queues `work` for the host in `slot`; once that host (or the loop) has stopped,
+    /// refuses it instead, on the caller's thread, with the reason. False when refused.
+    func enqueue(_ work: consuming Work, forHost slot: Int) -> Bool {
+        guard let reason = append(.host(slot: slot, work), slot: slot) else { return true }
+        work.refuse(reason)
+        return false
+    }
+
+    func enqueue(job: UnownedJob) {
+        guard append(.task(job), slot: nil) != nil else { return }
+        // Only reachable if a task outlived the loop it prefers; running it here beats
+        // losing it.
+        if let executor = state.withLock({ $0.executor }) { job.runSynchronously(on: executor) }
+    }
+
+    /// Only the first item of a batch writes to the wake-up pipe: the loop empties the
+    /// pipe before it takes the queue, and takes all of it, so an item added to a queue
+    /// that was not empty is already bound to run. A burst of calls (`updateValue` in a
+    /// loop) costs one system call, not one each, and none from the loop's own thread.
+    private func append(_ item: consuming Item, slot: Int?) -> ControllerError? {
+        // Moved into the queue, not copied (`MoveQueue`): the lock's closure takes it
+        // out of the optional.
+        var item = Optional(item)
+        let outcome = state.withLock { s -> (refusal: ControllerError?, first: Bool) in
+            if let slot, let reason = s.stopReasons[slot] { return (reason, false) }
+            if s.exited { return (.closed, false) }
+            s.items.append(item.take()!)
+            return (nil, s.items.count == 1)
+        }
+        if outcome.first && thread.load(ordering: .relaxed) != UInt(pthread_self()) { wake.signal() }
+        return outcome.refusal
+    }
+
+    // MARK: The loop
+
+    private func run(executor: UnownedTaskExecutor) {
+        thread.store(UInt(pthread_self()), ordering: .relaxed)
+        var hosts = Hosts(wake: wake.fileDescriptor)
+        // Exchanged with the queue each turn: both keep their capacity, so taking a
+        // batch allocates nothing.
+        var ready = MoveQueue<Item>()
+        while true {
+            // A transport that hands packets over in memory says whether some already
+            // wait: nothing wrote to its descriptor while the loop was running.
+            let pending = hosts.askTransportsBeforeWaiting() || state.withLock { !$0.items.isEmpty }
+            let timeout = pending ? 0 : Self.timeout(until: hosts.earliestDeadline)
+            if poll(&hosts.descriptors, nfds_t(hosts.descriptors.count), timeout) < 0 && errno != EINTR {
+                let error = Errno.current
+                for record in hosts.records {
+                    record.stack.hci.fail(.transport(.systemCall("poll", error, context: record.stack.transport.name)))
+                }
+            }
+            for record in hosts.records { record.stack.transport.finishedWaiting() }
+            if hosts.descriptors[0].revents != 0 { wake.drain() }
+            state.withLock { s in s.items.exchange(with: &ready) }
+            ready.drain { item in hosts.run(item, executor: executor, runner: self) }
+            hosts.applyUpdates()
+            for (index, record) in hosts.records.enumerated() where record.packetsWaiting || hosts.isReadable(index) {
+                if record.stack.isRunning { record.stack.readTransport() }
+            }
+            let now = ContinuousClock.now
+            var stopped = false
+            for record in hosts.records {
+                record.stack.expire(now: now)
+                record.stack.endTurn()
+                stopped = stopped || !record.stack.isRunning
+            }
+            if stopped {
+                for record in hosts.records where !record.stack.isRunning { retire(record) }
+                hosts.removeStopped()
+            }
+            if hosts.records.isEmpty, let leftovers = finishIfDone(hadHost: hosts.hadHost) {
+                for item in leftovers {
+                    switch item {
+                    case let .host(_, work): work.refuse(.closed)
+                    case let .open(_, _, refuse): refuse(.closed)
+                    case let .task(job): job.runSynchronously(on: executor)
+                    }
+                }
+                return
+            }
+        }
+    }
+
+    /// One running host as the loop thread knows it.
+    private struct HostRecord {
+        let slot: Int
+        let stack: HostStack
+        /// This turn, its transport said packets already wait in memory.
+        var packetsWaiting = false
+    }
+
+    /// The hosts the loop runs and the descriptors it polls: the loop thread's own.
+    private struct Hosts {
+        /// The running hosts, in the order they opened.
+        private(set) var records: [HostRecord] = []
+        /// What `poll(2)` is given: the wake-up pipe first, then each record's transport
+        /// in `records`' order (`rebuildDescriptors` keeps the two in step).
+        var descriptors: [pollfd]
+        var hadHost = false
+        /// `updateValue` values for one host's characteristic that came off the queue
+        /// back to back: applied as one run (`AttributeLinks.applyUpdates`) when another
+        /// kind of item, host or characteristic comes up, or the batch ends.
+        var updates: [[UInt8]] = []
+        var updatesSlot = 0
+        var updatesCharacteristic: GATTCharacteristic?
+
+        init(wake: Int32) {
+            descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        }
+
+        /// The record of the host in `slot`, if it runs.
+        func record(ofSlot slot: Int) -> HostRecord? {
+            records.first { $0.slot == slot }
+        }
+
+        /// Whether `poll` found the transport of `records[index]` readable.
+        func isReadable(_ index: Int) -> Bool {
+            descriptors[index + 1].revents != 0
+        }
+
+        /// The earliest deadline of any host, found without allocating (every turn).
+        var earliestDeadline: ContinuousClock.Instant? {
+            var earliest: ContinuousClock.Instant?
+            for record in records {
+                guard let deadline = record.stack.nextDeadline else { continue }
+                if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+            }
+            return earliest
+        }
+
+        /// Asks each transport that hands packets over in memory whether some already
+        /// wait (`HCITransport.prepareToWait`), and notes the answer in its record. True
+        /// if any does: the loop then polls without blocking.
+        mutating func askTransportsBeforeWaiting() -> Bool {
+            var any = false
+            for index in records.indices {
+                let waiting = records[index].stack.transport.prepareToWait()
+                records[index].packetsWaiting = waiting
+                any = any || waiting
+            }
+            return any
+        }
+
+        mutating func add(_ record: HostRecord) {
+            records.append(record)
+            descriptors.append(pollfd(fd: record.stack.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
+        }
+
+        /// Drops the hosts that stopped (the runner retired them).
+        mutating func removeStopped() {
+            records.removeAll { !$0.stack.isRunning }
+            rebuildDescriptors()
+        }
+
+        private mutating func rebuildDescriptors() {
+            descriptors.removeSubrange(1...)
+            for record in records {
+                descriptors.append(pollfd(fd: record.stack.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
+            }
+        }
+
+        /// Runs one queued item. It is consumed, and each case takes its payload over:
+        /// a value and its characteristic go from the queue to the host without a
+        /// retain (a `switch` on a copy retained each payload, and the copy's end
+        /// released it again).
+        mutating func run(_ item: consuming Item, executor: UnownedTaskExecutor, runner: LoopRunner) {
+            switch consume item {
+            case let .host(slot, work):
+                switch consume work {
+                case let .job(run, refuse):
+                    applyUpdates()
+                    // A host is retired between batches, with its queued work: a job for
+                    // a host that is not here cannot come off the queue, but if one did
+                    // it is refused rather than lost.
+                    guard let record = record(ofSlot: slot) else { return refuse(.closed) }
+                    run(record.stack)
+                case let .update(value, characteristic):
+                    // Not looked up per value: the host is found once per run, when the
+                    // run is applied.
+                    if slot != updatesSlot || characteristic !== updatesCharacteristic {
+                        applyUpdates()
+                        updatesSlot = slot
+                        updatesCharacteristic = characteristic
+                    }
+                    updates.append(value)
+                }
+            case let .open(slot, open, _):
+                applyUpdates()
+                hadHost = true
+                guard let stack = open() else {
+                    runner.state.withLock { $0.stopReasons[slot] = .closed }
+                    return
+                }
+                add(HostRecord(slot: slot, stack: stack))
+            case let .task(job):
+                applyUpdates()
+                job.runSynchronously(on: executor)
+            }
+        }
+
+        /// Applies the values gathered for one characteristic (`updates`), in order,
+        /// before whatever came after them on the queue runs.
+        mutating func applyUpdates() {
+            guard let characteristic = updatesCharacteristic else { return }
+            updatesCharacteristic = nil
+            // The host was running when its values came off the queue, and hosts are
+            // only retired between batches.
+            record(ofSlot: updatesSlot)?.stack.attributes.applyUpdates(updates, for: characteristic)
+            updates.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Ends a host whose stack stopped: later work for it is refused with the reason,
+    /// work already queued is refused after the stack has shut down.
+    private func retire(_ record: HostRecord) {
+        let stack = record.stack
+        let reason = stack.stopReason ?? .closed
+        var leftovers: [Work] = []
+        state.withLock { s in
+            s.stopReasons[record.slot] = reason
+            s.items.removeAll { item in
+                guard case let .host(itemSlot, _) = item else { return false }
+                return itemSlot == record.slot
+            } _: { item in
+                if case let .host(_, work) = item { leftovers.append(work) }
+            }
+        }
+        stack.shutdown(reason)
+        var unapplied = 0
+        for work in leftovers {
+            if case .update = work { unapplied += 1 } else { work.refuse(reason) }
+        }
+        // The slots of values that will never be applied go back to the gate, so that a
+        // caller is not refused for values the loop dropped.
+        if unapplied > 0 { _ = stack.attributes.updateGate?.settle(applied: unapplied, congested: false) }
+    }
+
+    /// With no host left: whether the thread ends now, and what was still queued.
+    private func finishIfDone(hadHost: Bool) -> [Item]? {
+        state.withLock { s -> [Item]? in
+            guard s.released || (endsWithItsHosts && hadHost) else { return nil }
+            s.exited = true
+            var leftovers: [Item] = []
+            s.items.drain { leftovers.append($0) }
+            return leftovers
+        }
+    }
+
+    /// `poll`'s timeout until `deadline`: -1 (none), 0 (past), else milliseconds
+    /// rounded up.
+    static func timeout(until deadline: ContinuousClock.Instant?) -> Int32 {
+        guard let earliest = deadline else { return -1 }
+        let remaining = earliest - .now
+        return remaining <= .zero ? 0 : milliseconds(remaining)
+    }
+
+    static func milliseconds(_ d: Duration) -> Int32 {
+        let c = d.components
+        let ms = c.seconds * 1000 + (c.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(1, ms))
+    }
+}

@@ -1,0 +1,259 @@
+import SwiftATTCore
+import SwiftATTHCI
+import SwiftATTTransport
+
+/// The host's side of the HCI conversation with one controller (Core 5.4 Vol 4 Part E
+/// §4): commands sent under the controller's command credits and each answer matched to
+/// its command, ACL data sent under its buffer credits, every other event handed to
+/// `Controller.events()`, and the connection table those events keep.
+///
+/// The lowest floor of a host on its loop thread. The floors above send through it
+/// (`send(_:timeout:callback:)`, `enqueueACL`); what arrives it hands back to the
+/// `HostStack` driving the turn (`receive(_:)` returns what a packet means for them),
+/// never calling up.
+///
+/// Loop-confined. The command and ACL state every packet goes through is
+/// `@exclusivity(unchecked)`: a class's stored property is otherwise checked at run time
+/// on each access, a call into the runtime per packet. What those checks guard against,
+/// a second access to the same property from inside a mutation of it, cannot happen
+/// here: only the loop thread touches a conversation, and the code run inside each
+/// mutation (the flows' and arrays' own methods) cannot reach the conversation. The
+/// command callbacks, which run caller code, are called only after the flow's mutation
+/// has returned.
+final class HCIConversation {
+    typealias CommandCallback = @Sendable (Result<HCICommandAnswer, ControllerError>) -> Void
+
+    /// What a received packet means for the floors above.
+    enum Inbound {
+        /// Nothing more to do: a command's answer, an event only listeners want, or bytes
+        /// that are not an event.
+        case handled
+        /// ACL data, for L2CAP: the packet's bytes.
+        case aclData
+        /// An LE connection came up.
+        case connected(ConnectionState)
+        /// A connection went down; its ACL buffers were freed here.
+        case disconnected(handle: UInt16, reason: HCIStatus)
+        /// Number Of Completed Packets gave ACL buffers back: queued data went out, and
+        /// whoever waits for room may go on.
+        case buffersFreed
+        /// The controller failed (Hardware Error event): the host must reset it.
+        case hardwareError(UInt8)
+    }
+
+    let transport: any HCITransport
+    private(set) var isRunning = true
+    /// Why the conversation is stopping, once it is.
+    private(set) var stopReason: ControllerError?
+
+    @exclusivity(unchecked) private var commands = HCICommandFlow<CommandCallback>()
+    /// Host-to-controller ACL flow control, once the start-up sequence has read the
+    /// controller's buffer sizes (`configureACL`).
+    @exclusivity(unchecked) private var acl: ACLFlow?
+    /// The packets of one `flushACL`, kept between turns so that a batch allocates nothing.
+    @exclusivity(unchecked) private var outgoingACL: [HCIPacket] = []
+    /// ACL packets were queued and not yet offered to the controller.
+    @exclusivity(unchecked) private(set) var hasQueuedACL = false
+
+    /// `Controller.events()`: every event but Command Complete and Command Status.
+    var eventListeners = ListenerSet<HCIEvent>()
+    /// Live connections by handle.
+    private(set) var connections: [UInt16: ConnectionState] = [:]
+    /// Receives every inbound and outbound packet (btsnoop capture).
+    var packetObserver: ((HCIPacket, _ outbound: Bool) -> Void)?
+
+    init(transport: any HCITransport) {
+        self.transport = transport
+    }
+
+    // MARK: Commands
+
+    /// When a command in flight times out next.
+    var nextDeadline: ContinuousClock.Instant? {
+        commands.inFlightCount > 0 ? commands.nextDeadline : nil
+    }
+
+    /// Sends `packet` when the controller has a command credit for it; `callback` gets
+    /// its answer, or why there was none.
+    func send(_ packet: HCICommandPacket, timeout: Duration, callback: @escaping CommandCallback) {
+        guard isRunning else { return callback(.failure(stopReason ?? .closed)) }
+        write(commands.submit(packet, token: callback, timeout: timeout, now: .now))
+    }
+
+    /// Fails the commands whose deadline has passed (restoring their credits).
+    func expire(now: ContinuousClock.Instant) {
+        guard let deadline = nextDeadline, deadline <= now else { return }
+        let (outcomes, send) = commands.expire(now: now)
+        deliver(outcomes)
+        write(send)
+    }
+
+    private func deliver(_ outcomes: [HCICommandFlow<CommandCallback>.Outcome]) {
+        for outcome in outcomes {
+            switch outcome {
+            case let .complete(callback, complete): callback(.success(.complete(complete)))
+            case let .status(callback, status): callback(.success(.status(status)))
+            // The flow knows the opcode, not the caller's timeout: `Controller.exchange`
+            // puts that in.
+            case let .timedOut(callback, opcode): callback(.failure(.hci(.commandTimedOut(opcode, .zero))))
+            }
+        }
+    }
+
+    private func write(_ packets: [HCICommandPacket]) {
+        // ACL queued earlier in this turn goes first, as it was asked for first.
+        if hasQueuedACL { flushACL() }
+        for packet in packets { send(HCIPacket(type: .command, bytes: packet.encoded()[...])) }
+    }
+
+    // MARK: ACL
+
+    /// Starts ACL flow control once the controller's buffer sizes are known.
+    func configureACL(bufferCount: Int, bufferLength: Int) {
+        acl = ACLFlow(bufferCount: bufferCount, bufferLength: bufferLength)
+    }
+
+    /// The controller's ACL data packet length; nil before `configureACL` (and after a
+    /// hardware error, until the start-up sequence has run again).
+    var aclBufferLength: Int? { acl?.bufferLength }
+
+    /// Queues one encoded ACL data packet (header included) on its connection; it goes
+    /// out with the next `flushACL` that finds a free buffer.
+    @inline(__always)
+    func enqueueACL(_ packet: ArraySlice<UInt8>, on handle: UInt16) {
+        acl?.enqueue(encoded: packet, on: handle)
+        hasQueuedACL = true
+    }
+
+    /// ACL packets queued on connection `handle` and not yet given to the controller.
+    func queuedACLCount(on handle: UInt16) -> Int {
+        acl?.queuedCount(on: handle) ?? 0
+    }
+
+    /// Sends every queued ACL packet the controller has a free buffer for.
+    func flushACL() {
+        hasQueuedACL = false
+        guard acl?.dequeue(into: &outgoingACL) ?? 0 > 0 else { return }
+        send(outgoingACL)
+        outgoingACL.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Input
+
+    /// Takes one packet the transport read: answers go to their commands, events to
+    /// `eventListeners`, and the flow control and connection table are brought up to
+    /// date. Returns what the packet means for the floors above.
+    @inline(__always)
+    func receive(_ packet: HCIPacket) -> Inbound {
+        packetObserver?(packet, false)
+        switch packet.type {
+        case .aclData: return .aclData
+        case .event: return receiveEvent(packet)
+        default: return .handled
+        }
+    }
+
+    private func receiveEvent(_ packet: HCIPacket) -> Inbound {
+        // Events leave the loop: decode from a compact copy so no listener pins the
+        // transport's receive buffer.
+        let event: HCIEvent
+        do throws(HCIDecodingError) {
+            event = try HCIEvent(parsing: Array(packet.bytes)[...])
+        } catch {
+            return .handled  // A malformed event is dropped; nothing can be matched to it.
+        }
+        switch event {
+        case .commandComplete, .commandStatus:
+            let (outcomes, send) = commands.receive(event, now: .now)
+            deliver(outcomes)
+            write(send)
+            return .handled
+        default:
+            let inbound = observe(event)
+            eventListeners.yield(event)
+            return inbound
+        }
+    }
+
+    /// Keeps ACL flow control and the connection table current from the events that
+    /// affect them: completed packets free buffers; a disconnection frees that link's
+    /// buffers (Core 5.4 Vol 4 Part E §7.7.5, §7.7.19).
+    private func observe(_ event: HCIEvent) -> Inbound {
+        switch event {
+        case let .numberOfCompletedPackets(completed):
+            guard acl != nil else { return .handled }
+            // In place: a copy of the flow would copy its tables on every event.
+            for entry in completed.entries {
+                acl?.completed(Int(entry.numCompletedPackets), on: entry.connectionHandle)
+            }
+            flushACL()
+            return .buffersFreed
+        case .leMeta:
+            guard let established = ConnectionState.established(by: event) else { return .handled }
+            let connection = ConnectionState(handle: established.handle, role: established.role, peerAddress: established.peer)
+            connections[established.handle] = connection
+            return .connected(connection)
+        case let .hardwareError(failure):
+            return .hardwareError(failure.hardwareCode)
+        case let .disconnectionComplete(disconnection):
+            connections[disconnection.connectionHandle] = nil
+            if acl != nil {
+                _ = acl?.disconnected(disconnection.connectionHandle)
+                flushACL()
+            }
+            return .disconnected(handle: disconnection.connectionHandle, reason: disconnection.reason)
+        default:
+            return .handled
+        }
+    }
+
+    // MARK: Output
+
+    private func send(_ packet: HCIPacket) {
+        packetObserver?(packet, true)
+        do throws(TransportError) {
+            try transport.send(packet)
+        } catch {
+            fail(.transport(error))
+        }
+    }
+
+    private func send(_ packets: [HCIPacket]) {
+        if let packetObserver { for packet in packets { packetObserver(packet, true) } }
+        do throws(TransportError) {
+            try transport.send(contentsOf: packets)
+        } catch {
+            fail(.transport(error))
+        }
+    }
+
+    // MARK: Failure and shutdown
+
+    /// Stops the conversation with `reason`; pending work fails with it in `shutdown`.
+    func fail(_ reason: ControllerError) {
+        guard isRunning else { return }
+        isRunning = false
+        stopReason = reason
+    }
+
+    /// The controller failed and is about to be reset (Core 5.4 Vol 4 Part E §7.7.16):
+    /// every pending command fails with `error`, the reset ends every connection
+    /// (§7.3.2), and the controller's emptied buffers owe no credits, so ACL flow control
+    /// waits for the start-up sequence to configure it again.
+    func controllerFailed(_ error: ControllerError) {
+        for callback in commands.restart() { callback(.failure(error)) }
+        connections.removeAll()
+        acl = nil
+        hasQueuedACL = false
+    }
+
+    /// Ends the conversation: fails every pending command, finishes every listener,
+    /// closes the transport.
+    func shutdown(_ reason: ControllerError) {
+        isRunning = false
+        stopReason = stopReason ?? reason
+        for callback in commands.cancelAll() { callback(.failure(reason)) }
+        eventListeners.finishAll()
+        transport.close()
+    }
+}
