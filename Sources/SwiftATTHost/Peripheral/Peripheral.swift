@@ -69,6 +69,23 @@ public final class Peripheral: Sendable {
         return peripheral
     }
 
+    /// Opens the controller named by a transport string ("hci0", "serial:/dev/ttyUSB0",
+    /// "tcp:127.0.0.1:9000"), runs its start-up sequence and starts serving `database`.
+    public static func start(
+        transport: String, database: GATTDatabase,
+        configuration: GATTServer.Configuration = .init(), capturePath: String? = nil,
+        readvertising: Readvertising = .default, on eventLoop: HostEventLoop? = nil
+    ) async throws(ControllerError) -> Peripheral {
+        let specification: TransportSpecification
+        do {
+            specification = try TransportSpecification(parsing: transport)
+        } catch {
+            throw .transport(error)
+        }
+        return try await start(transport: specification, database: database, configuration: configuration,
+                               capturePath: capturePath, readvertising: readvertising, on: eventLoop)
+    }
+
     /// Connectable advertising with `data` (and an optional scan response), remembered
     /// so that it can resume after connections. Called while advertising, it replaces
     /// the advertisement.
