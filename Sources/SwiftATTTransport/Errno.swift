@@ -29,6 +29,8 @@ public struct Errno: Hashable, Sendable, CustomStringConvertible {
         case ENODEV: return "ENODEV"
         case ENOTDIR: return "ENOTDIR"
         case EINVAL: return "EINVAL"
+        case ENFILE: return "ENFILE"
+        case EMFILE: return "EMFILE"
         case ENOTTY: return "ENOTTY"
         case EPIPE: return "EPIPE"
         case EPROTONOSUPPORT: return "EPROTONOSUPPORT"

@@ -13,15 +13,23 @@ enum LoopThread {
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
+    /// How a thread is created: `pthread_create(3)` but in tests, which make it fail.
+    typealias Create = (
+        UnsafeMutablePointer<pthread_t>, @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?,
+        UnsafeMutableRawPointer
+    ) -> Int32
+
     /// Runs `body` on a new detached thread called `name`. Fails, running nothing, when
     /// the process may start no more threads.
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ControllerError) {
+    static func start(
+        name: String, create: Create = { pthread_create($0, nil, $1, $2) }, _ body: @escaping @Sendable () -> Void
+    ) throws(ControllerError) {
         let context = Unmanaged.passRetained(Body {
             setName(name)
             body()
         })
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
+        let rc = create(&thread, { raw in
             let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
             body.run()
             return nil

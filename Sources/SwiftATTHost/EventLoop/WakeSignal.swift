@@ -10,10 +10,11 @@ final class WakeSignal: Sendable {
     let fileDescriptor: Int32
     private let writeEnd: Int32
 
-    /// Fails when the process has no descriptors left.
-    init() throws(ControllerError) {
+    /// Fails when the process has no descriptors left. `makePipe` is `pipe(2)` but in
+    /// tests, which make it fail.
+    init(makePipe: (UnsafeMutablePointer<Int32>) -> Int32 = { pipe($0) }) throws(ControllerError) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .eventLoopUnavailable("pipe", .current) }
+        guard makePipe(&ends) == 0 else { throw .eventLoopUnavailable("pipe", .current) }
         for fd in ends {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
