@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 
 /// Why a database file cannot be served: where in the JSON (`services[1].characteristics[0].uuid`)
 /// and what is wrong there, in words a user can act on.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTTransport
 
 /// `swift-att adapters [--json]`: the kernel's Bluetooth adapters, with who holds each,

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTTransport

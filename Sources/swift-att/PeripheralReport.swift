@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 
 /// How `swift-att peripheral` tells what happens: one line per event, for people or (with

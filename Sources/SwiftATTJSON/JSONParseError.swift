@@ -61,8 +61,9 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
         }
     }
 
-    /// `'x'` for a printable character, `U+000A` otherwise.
-    static func quote(_ c: Unicode.Scalar) -> String {
+    /// `'x'` for a printable character, `U+000A` otherwise. Visible to the package's other
+    /// JSON readers, so that they name a bad character as the parser does.
+    package static func quote(_ c: Unicode.Scalar) -> String {
         if c.value >= 0x20, c.value != 0x7F, c.value < 0x80 || c.properties.isAlphabetic {
             return "'\(Character(c))'"
         }
