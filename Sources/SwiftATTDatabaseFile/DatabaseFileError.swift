@@ -25,15 +25,8 @@ public struct DatabaseFileError: Error, Hashable, Sendable, CustomStringConverti
                 column += 1
             }
         }
-        let what = error.description.replacingSuffix(" at offset \(error.offset)")
-        self.init("not JSON: \(what) at line \(line), column \(column)", at: "")
+        self.init("not JSON: \(error.reason) at line \(line), column \(column)", at: "")
     }
 
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
-}
-
-extension String {
-    fileprivate func replacingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
-    }
 }

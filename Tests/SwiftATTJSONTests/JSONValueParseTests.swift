@@ -108,6 +108,8 @@ struct JSONValueParseTests {
         }
         #expect(JSONParseError(.unexpectedCharacter("\u{7}", expected: "a value"), offset: 2).description
             == "unexpected character U+0007, expected a value at offset 2")
+        // The reason alone, for a caller that gives the place its own way.
+        #expect(JSONParseError.Reason.duplicateKey("a").description == #"duplicate key "a""#)
     }
 
     @Test("nesting up to the limit parses; deeper is an error, not a crash")
