@@ -2,10 +2,6 @@ import SwiftATTPDU
 import SwiftATTHCI
 import SwiftATTL2CAP
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `swift-att dump <file.btsnoop>`: a capture decoded the way btmon prints a live
 /// session: HCI commands and events by name with their fields, ACL data reassembled
 /// into L2CAP frames, and ATT PDUs decoded with the ATT codec.
@@ -19,7 +15,7 @@ enum DumpCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage("dump: expected one capture file (see 'swift-att dump --help')")
         }
-        let bytes = try readFile(path)
+        let bytes = try FileInput.bytes(atPath: path)
         var reader: BTSnoop.Reader
         do {
             reader = try BTSnoop.Reader(bytes[...])
@@ -42,22 +38,6 @@ enum DumpCommand {
             Output.print(dumper.describe(record, index: reader.index, elapsed: record.timestamp - start))
         }
         return 0
-    }
-
-    static func readFile(_ path: String) throws(CommandError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
-            throw .input("cannot open \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if n > 0 { bytes.append(contentsOf: chunk[..<n]) }
-            if n < chunk.count { break }
-        }
-        if ferror(file) != 0 { throw .input("cannot read \(path)") }
-        return bytes
     }
 }
 
