@@ -101,20 +101,3 @@ extension String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }
-
-extension Usage {
-    static let adapters = """
-        USAGE: swift-att adapters [--json]
-
-        Lists the kernel's Bluetooth adapters: name, public address, state, and who holds
-        each — nobody (free to open with --transport hciN), bluetoothd (through the
-        kernel's management interface), another program on the HCI user channel, or the
-        kernel while it is still setting a new adapter up. Needs no privilege.
-
-        OPTIONS:
-          --json      Print a JSON array instead.
-          -h, --help  Show this help.
-
-        Exits 0 on success, 3 if the kernel has no Bluetooth support.
-        """
-}
