@@ -62,7 +62,7 @@ enum AdaptersCommand {
     }
 
     static func text(_ adapter: KernelAdapter, daemon: Int32?) -> String {
-        "\(adapter.name)  \(adapter.address)  \(state(adapter).padding(12))  \(holder(adapter, daemon: daemon))"
+        "\(adapter.name)  \(adapter.address)  \(state(adapter).padded(to: 12))  \(holder(adapter, daemon: daemon))"
     }
 
     static func json(_ adapter: KernelAdapter, daemon: Int32?) -> JSONValue {
@@ -93,11 +93,5 @@ enum AdaptersCommand {
             }
         }
         return nil
-    }
-}
-
-extension String {
-    fileprivate func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SwiftATTAdvertising
 import SwiftATTCore
 import SwiftATTGATT
@@ -96,21 +93,5 @@ struct CentralConnector {
         if let found = all.first(where: { $0.uuid == uuid }) { return found }
         let known = all.map { $0.uuid.description }.joined(separator: ", ")
         throw .input("the device has no characteristic \(uuid) (it has: \(known.isEmpty ? "none" : known))")
-    }
-}
-
-extension Output {
-    /// `swift-att: <message>` on standard error: what the command is doing, for people.
-    static func progress(_ message: String) {
-        writeError("swift-att: \(message)\n")
-    }
-}
-
-extension Output {
-    /// A progress line redrawn in place on a terminal (`\r`); nothing when standard error
-    /// is a file or pipe, so logs are not flooded.
-    static func progressInPlace(_ message: String) {
-        guard isatty(STDERR_FILENO) == 1 else { return }
-        writeError("\rswift-att: \(message)\u{1B}[K")
     }
 }

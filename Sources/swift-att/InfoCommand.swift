@@ -56,7 +56,7 @@ enum InfoCommand {
         var t = FieldsText(title: "Controller on \(transport)")
         t.field("HCI version", "\(coreVersion(v.hciVersion)) (0x\(String(v.hciVersion, radix: 16))), revision 0x\(String(v.hciSubversion, radix: 16))")
         t.field("LMP version", "\(coreVersion(v.lmpVersion)) (0x\(String(v.lmpVersion, radix: 16))), subversion 0x\(String(v.lmpSubversion, radix: 16))")
-        t.field("Manufacturer", "0x\(String(v.companyIdentifier, radix: 16).leftPadded(4))")
+        t.field("Manufacturer", "0x\(String(v.companyIdentifier, radix: 16).zeroPadded(to: 4))")
         t.field("Public address", info.publicAddress.value == 0 ? "none (00:00:00:00:00:00)" : info.publicAddress.description)
         t.field("Random address", "\(info.randomAddress) (static, set by swift-att)")
         t.field("LE ACL buffers", "\(info.aclBufferCount) × \(info.aclBufferLength) bytes")
