@@ -31,7 +31,7 @@ enum BridgeCommand {
         }
         guard specifications[0] != specifications[1] else { throw .usage("bridge: the two endpoints are the same") }
         let quiet = args.has("--quiet")
-        _ = PeripheralWatcher.installSignalHandlers()
+        _ = InputWatcher.installSignalHandlers()
 
         // The controller side first: once vhci exists the kernel starts sending commands,
         // and it gives up on a command after two seconds.

@@ -13,7 +13,7 @@ extension PeripheralSession {
         let text = line.trimmingSpaces
         let digits = text.hasSuffix("%") ? String(text.dropLast()).trimmingSpaces : text
         guard let percent = UInt8(digits), percent <= 100 else {
-            report.emit("ignored \(PeripheralReport.quoted(line)): not a battery level (0 to 100)",
+            report.emit("ignored \(EventReport.quoted(line)): not a battery level (0 to 100)",
                         ["event": "input-ignored", "text": .string(line), "reason": "not a battery level (0 to 100)"])
             return
         }
@@ -44,9 +44,9 @@ extension PeripheralSession {
         let text: String? = String(validating: write.value, as: UTF8.self).flatMap { s in
             !s.isEmpty && s.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } ? s : nil
         }
-        let shown = write.value.isEmpty ? "empty value" : Hex.encode(write.value, separator: " ") + (text.map { " \(PeripheralReport.quoted($0))" } ?? "")
+        let shown = write.value.isEmpty ? "empty value" : Hex.encode(write.value, separator: " ") + (text.map { " \(EventReport.quoted($0))" } ?? "")
         report.emit(
-            "written \(target)\(report.describe(write.characteristic)): \(shown) (\(PeripheralReport.bytes(write.value.count)), \(Self.name(of: write.kind)))",
+            "written \(target)\(report.describe(write.characteristic)): \(shown) (\(EventReport.bytes(write.value.count)), \(Self.name(of: write.kind)))",
             ["event": "written", "uuid": .string(write.characteristic.description),
              "name": report.name(of: write.characteristic).map { .string($0) } ?? .null,
              "descriptor": write.descriptor.map { .string($0.description) } ?? .null,
