@@ -8,8 +8,8 @@ extension PeripheralSession {
     /// battery: a line of standard input is a level to set ("42" or "42%").
     func setBatteryLevel(_ line: String) async {
         guard batteryLevel != nil else { return }
-        let text = line.trimmingSpaces
-        let digits = text.hasSuffix("%") ? String(text.dropLast()).trimmingSpaces : text
+        let text = line.trimmingWhitespace
+        let digits = text.hasSuffix("%") ? String(text.dropLast()).trimmingWhitespace : text
         guard let percent = UInt8(digits), percent <= 100 else {
             report.emit("ignored \(EventReport.quoted(line)): not a battery level (0 to 100)",
                         ["event": "input-ignored", "text": .string(line), "reason": "not a battery level (0 to 100)"])
@@ -33,12 +33,5 @@ extension PeripheralSession {
         let sent = peripheral.updateValue([level], for: batteryLevel)
         report.emit("battery level \(level) % (\(cause)\(sent ? "" : ", transmit queue full"))",
                     ["event": "battery", "level": .integer(Int(level)), "cause": .string(cause), "sent": .bool(sent)])
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
