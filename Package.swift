@@ -16,6 +16,7 @@ let package = Package(
         // Each layer on its own, for tools that need only part of it.
         .library(name: "SwiftATTCore", targets: ["SwiftATTCore"]),
         .library(name: "SwiftATTPDU", targets: ["SwiftATTPDU"]),
+        .library(name: "SwiftATTJSON", targets: ["SwiftATTJSON"]),
         .library(name: "SwiftATTPDUJSON", targets: ["SwiftATTPDUJSON"]),
         .library(name: "SwiftATTHCI", targets: ["SwiftATTHCI"]),
         .library(name: "SwiftATTAdvertising", targets: ["SwiftATTAdvertising"]),
@@ -35,8 +36,10 @@ let package = Package(
         // Codec layers: the Swift standard library only.
         .target(name: "SwiftATTCore"),
         .target(name: "SwiftATTPDU", dependencies: ["SwiftATTCore"]),
+        // A strict JSON parser and serializer (RFC 8259): the standard library only.
+        .target(name: "SwiftATTJSON"),
         // The JSON form of ATT PDUs (Fixtures/att/README.md): the standard library only.
-        .target(name: "SwiftATTPDUJSON", dependencies: ["SwiftATTPDU", "SwiftATTCore"]),
+        .target(name: "SwiftATTPDUJSON", dependencies: ["SwiftATTJSON", "SwiftATTPDU", "SwiftATTCore"]),
         .target(name: "SwiftATTHCI", dependencies: ["SwiftATTCore"]),
         .target(name: "SwiftATTAdvertising", dependencies: ["SwiftATTCore"]),
 
@@ -68,12 +71,12 @@ let package = Package(
         // advertising and value codecs. The standard library only.
         .target(name: "SwiftATTProfiles", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTGATT", "SwiftATTAdvertising"]),
         // A GATT database described in a JSON file (README: "A GATT database in JSON").
-        .target(name: "SwiftATTDatabaseFile", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTGATT"]),
+        .target(name: "SwiftATTDatabaseFile", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTJSON", "SwiftATTGATT"]),
 
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
             name: "swift-att",
-            dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTHCI", "SwiftATTL2CAP",
+            dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTJSON", "SwiftATTPDUJSON", "SwiftATTHCI", "SwiftATTL2CAP",
                            "SwiftATTTransport", "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTGATT",
                            "SwiftATTProfiles", "SwiftATTDatabaseFile"]
         ),
@@ -116,6 +119,7 @@ let package = Package(
         .testTarget(name: "SwiftATTCoreTests", dependencies: ["SwiftATTCore"]),
         .testTarget(name: "SwiftATTAdvertisingTests", dependencies: ["SwiftATTAdvertising", "SwiftATTCore"]),
         .testTarget(name: "SwiftATTPDUTests", dependencies: ["SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTCore", "HeapProbe"]),
+        .testTarget(name: "SwiftATTJSONTests", dependencies: ["SwiftATTJSON"]),
         .testTarget(name: "SwiftATTPDUJSONTests", dependencies: ["SwiftATTPDUJSON", "SwiftATTPDU", "SwiftATTCore"]),
         .testTarget(name: "SwiftATTHCITests", dependencies: ["SwiftATTHCI", "SwiftATTCore"]),
         .testTarget(

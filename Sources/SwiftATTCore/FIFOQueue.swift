@@ -9,7 +9,8 @@
 ///
 /// Slots are optional so that `popFirst` moves the element out (`take()`), leaving
 /// nil: copying it out would retain what it holds, and clearing the storage later
-/// release it again (one of each per ACL packet sent, measured).
+/// release it again — a retain and a release per element, on a queue every ACL packet
+/// sent goes through.
 @frozen
 public struct FIFOQueue<Element> {
     @usableFromInline var elements: [Element?] = []

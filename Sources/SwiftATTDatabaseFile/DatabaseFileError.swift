@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 
 /// Why a database file cannot be served: where in the JSON (`services[1].characteristics[0].uuid`)
 /// and what is wrong there, in words a user can act on.
@@ -25,15 +25,8 @@ public struct DatabaseFileError: Error, Hashable, Sendable, CustomStringConverti
                 column += 1
             }
         }
-        let what = error.description.replacingSuffix(" at offset \(error.offset)")
-        self.init("not JSON: \(what) at line \(line), column \(column)", at: "")
+        self.init("not JSON: \(error.reason) at line \(line), column \(column)", at: "")
     }
 
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
-}
-
-extension String {
-    fileprivate func replacingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
-    }
 }

@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 
 /// One JSON object of a database file, read key by key with the key path in every error.

@@ -1,5 +1,5 @@
 import SwiftATTPDU
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTGATT
 

@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTGATT
 

@@ -18,9 +18,10 @@ public enum L2CAPFragmenter {
         let frameLength = 4 + payloadLength
         let size = max(1, bufferLength)
         if frameLength <= size {
-            // Written on the stack, then copied into an array reserved to size: measured,
-            // half the cost of `Array(unsafeUninitializedCapacity:)`, whose unspecialized
-            // allocation looks up the array's generic metadata on every packet.
+            // Written on the stack, then copied into an array reserved to size, rather
+            // than built in place with `Array(unsafeUninitializedCapacity:)`: that
+            // initializer runs unspecialized here and looks up the array's generic
+            // metadata on every packet (README.md's benchmark notes).
             var packet: [UInt8] = []
             packet.reserveCapacity(4 + frameLength)
             withUnsafeTemporaryAllocation(byteCount: 4 + frameLength, alignment: 1) { buffer in

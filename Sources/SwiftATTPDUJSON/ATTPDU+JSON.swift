@@ -1,3 +1,6 @@
+// `pdu.json` and `ATTPDU(json:)` speak `JSONValue`, so this module's one import gives its
+// user the JSON module too.
+@_exported import SwiftATTJSON
 import SwiftATTPDU
 
 extension ATTPDU {

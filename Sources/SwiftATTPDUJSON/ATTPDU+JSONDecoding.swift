@@ -1,3 +1,4 @@
+import SwiftATTJSON
 import SwiftATTPDU
 
 extension ATTPDU {

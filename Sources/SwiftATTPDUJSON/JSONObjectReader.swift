@@ -1,3 +1,4 @@
+import SwiftATTJSON
 import SwiftATTPDU
 
 /// Reads the fields of one JSON object of the ATT JSON form, naming the key path in every

@@ -23,7 +23,8 @@ public enum CharacterDeviceTransport {
 
     /// A virtio-serial port's device node appears before the guest driver has told qemu
     /// the port is ready; opened in that window, the port never learns that qemu's side
-    /// is connected (seen on these machines in about half the boots: POLLHUP for good).
+    /// is connected and reports POLLHUP for good — a race a program started at boot
+    /// often loses.
     /// The port's name (/sys/class/virtio-ports/vportNpM/name) arrives in qemu's answer to
     /// "ready", just before the connection state, so a named port is safe to open.
     /// Paths that are not virtio ports pass straight through.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTTransport
 
 /// `swift-att adapters [--json]`: the kernel's Bluetooth adapters, with who holds each,
@@ -62,7 +62,7 @@ enum AdaptersCommand {
     }
 
     static func text(_ adapter: KernelAdapter, daemon: Int32?) -> String {
-        "\(adapter.name)  \(adapter.address)  \(state(adapter).padding(12))  \(holder(adapter, daemon: daemon))"
+        "\(adapter.name)  \(adapter.address)  \(state(adapter).padded(to: 12))  \(holder(adapter, daemon: daemon))"
     }
 
     static func json(_ adapter: KernelAdapter, daemon: Int32?) -> JSONValue {
@@ -94,27 +94,4 @@ enum AdaptersCommand {
         }
         return nil
     }
-}
-
-extension String {
-    fileprivate func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-}
-
-extension Usage {
-    static let adapters = """
-        USAGE: swift-att adapters [--json]
-
-        Lists the kernel's Bluetooth adapters: name, public address, state, and who holds
-        each — nobody (free to open with --transport hciN), bluetoothd (through the
-        kernel's management interface), another program on the HCI user channel, or the
-        kernel while it is still setting a new adapter up. Needs no privilege.
-
-        OPTIONS:
-          --json      Print a JSON array instead.
-          -h, --help  Show this help.
-
-        Exits 0 on success, 3 if the kernel has no Bluetooth support.
-        """
 }

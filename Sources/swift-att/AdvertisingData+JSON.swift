@@ -1,5 +1,5 @@
 import SwiftATTAdvertising
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 
 extension AdvertisingData {

@@ -31,7 +31,7 @@ enum BridgeCommand {
         }
         guard specifications[0] != specifications[1] else { throw .usage("bridge: the two endpoints are the same") }
         let quiet = args.has("--quiet")
-        _ = PeripheralWatcher.installSignalHandlers()
+        _ = InputWatcher.installSignalHandlers()
 
         // The controller side first: once vhci exists the kernel starts sending commands,
         // and it gives up on a command after two seconds.
@@ -141,38 +141,4 @@ extension TransportSpecification {
         if case .vhci = self { return true }
         return false
     }
-}
-
-extension Usage {
-    static let bridge = """
-        USAGE: swift-att bridge <endpoint> <endpoint> [--quiet]
-
-        Joins two HCI endpoints, forwarding every packet both ways until SIGINT or
-        SIGTERM, or until one side closes. With vhci on one side the other side's
-        controller becomes a kernel adapter (hci0, hci1...), as BlueZ's btattach does.
-
-        ENDPOINTS:
-          vhci[:PATH]             /dev/vhci (needs root and the hci_vhci module): creates
-                                  a new kernel adapter whose controller is the other side.
-          tcp:HOST:PORT           H4 over TCP, e.g. a Bumble virtual controller.
-          tcp-server:HOST:PORT    H4 over TCP, waiting for one client.
-          serial:/dev/ttyUSB0[@BAUD][,rtscts]
-                                  H4 over a UART.
-          h4:PATH                 H4 over any other character device that is not a
-                                  terminal (a virtio-serial port such as /dev/vport0p1).
-          hci0                    A kernel adapter on the HCI user channel.
-
-        OPTIONS:
-          --quiet     Print nothing but errors (otherwise: the endpoints, the adapter the
-                      kernel created, and the packet counts at the end).
-          -h, --help  Show this help.
-
-        EXAMPLES:
-          swift-att bridge vhci tcp:127.0.0.1:9000
-          swift-att bridge vhci serial:/dev/ttyACM0@1000000,rtscts
-          swift-att bridge hci0 tcp-server:127.0.0.1:9000
-
-        Exits 0 when stopped by a signal, 2 on a usage error, 3 if an endpoint cannot be
-        opened or fails (a closed connection included).
-        """
 }

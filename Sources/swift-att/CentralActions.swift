@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHost
@@ -8,7 +8,7 @@ import SwiftATTHost
 struct CentralActions {
     let options: CentralCommand.Options
     let peer: Peer
-    let report: PeripheralReport
+    let report: EventReport
     let inputs: CentralInputs
 
     /// The whole database, discovered once per run.
@@ -58,7 +58,7 @@ struct CentralActions {
         let characteristic = try CentralConnector.characteristic(options.operands[0], in: try await database())
         let value = try Self.value(options.operands[1], text: options.text)
         let type = try await write(value, to: characteristic, withoutResponse: options.withoutResponse)
-        report.emit("wrote \(PeripheralReport.bytes(value.count)) to \(CentralTree.label(characteristic.uuid))\(type == .withoutResponse ? " (without response)" : "")",
+        report.emit("wrote \(EventReport.bytes(value.count)) to \(CentralTree.label(characteristic.uuid))\(type == .withoutResponse ? " (without response)" : "")",
                     ["event": "written", "handle": .integer(Int(characteristic.valueHandle)),
                      "uuid": .string(characteristic.uuid.description), "value": .string(Hex.encode(value)),
                      "withResponse": .bool(type == .withResponse)])

@@ -129,19 +129,3 @@ enum CentralCommand {
         return .milliseconds(Int64(seconds * 1000))
     }
 }
-
-/// Seed 001's light commands as typed: `3=on`, `2=off`, or the two octets in hex.
-enum LightCommandText {
-    static func parse(_ text: String) -> LightCommand? {
-        let parts = text.lowercased().split(separator: "=")
-        if parts.count == 2, let light = UInt8(parts[0]) {
-            switch parts[1] {
-            case "on", "1": return LightCommand(light: light, isOn: true)
-            case "off", "0": return LightCommand(light: light, isOn: false)
-            default: return nil
-            }
-        }
-        guard let bytes = try? Hex.decode(text), bytes.count == 2 else { return nil }
-        return try? LightCommand(decoding: bytes)
-    }
-}

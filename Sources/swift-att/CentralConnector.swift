@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SwiftATTAdvertising
 import SwiftATTCore
 import SwiftATTGATT
@@ -17,7 +14,7 @@ struct CentralConnector {
     let options: CentralCommand.Options
     let central: Central
 
-    func connect(defaultServices: [BluetoothUUID], report: PeripheralReport) async throws(CommandError) -> Peer {
+    func connect(defaultServices: [BluetoothUUID], report: EventReport) async throws(CommandError) -> Peer {
         let device = try await find(defaultServices: defaultServices)
         let name = device.data.localName?.name
         Output.progress("connecting to \(device.address)\(name.map { " (\($0))" } ?? "")…")
@@ -28,7 +25,7 @@ struct CentralConnector {
             throw CentralSession.failure("connecting to \(device.address)", error)
         }
         let mtu = await peer.mtu
-        let summary = "connected to \(device.address)\(name.map { " \(PeripheralReport.quoted($0))" } ?? ""), ATT_MTU \(mtu)"
+        let summary = "connected to \(device.address)\(name.map { " \(EventReport.quoted($0))" } ?? ""), ATT_MTU \(mtu)"
         if report.json {
             report.emit(summary, ["event": "connected", "address": .string(device.address.description),
                                   "name": name.map { .string($0) } ?? .null, "mtu": .integer(mtu)])
@@ -48,7 +45,7 @@ struct CentralConnector {
             wanted = "device \(target)"
         } else if let target = options.target {
             filter.nameContains = target
-            wanted = "a device named like \(PeripheralReport.quoted(target))"
+            wanted = "a device named like \(EventReport.quoted(target))"
         } else {
             filter.services = options.services.isEmpty ? defaultServices : options.services
             guard !filter.services.isEmpty else {
@@ -58,7 +55,7 @@ struct CentralConnector {
         }
         if let name = options.name {
             filter.nameContains = name
-            wanted += " named like \(PeripheralReport.quoted(name))"
+            wanted += " named like \(EventReport.quoted(name))"
         }
         Output.progress("scanning for \(wanted)…")
         let timeout = options.scanTimeout
@@ -96,21 +93,5 @@ struct CentralConnector {
         if let found = all.first(where: { $0.uuid == uuid }) { return found }
         let known = all.map { $0.uuid.description }.joined(separator: ", ")
         throw .input("the device has no characteristic \(uuid) (it has: \(known.isEmpty ? "none" : known))")
-    }
-}
-
-extension Output {
-    /// `swift-att: <message>` on standard error: what the command is doing, for people.
-    static func progress(_ message: String) {
-        writeError("swift-att: \(message)\n")
-    }
-}
-
-extension Output {
-    /// A progress line redrawn in place on a terminal (`\r`); nothing when standard error
-    /// is a file or pipe, so logs are not flooded.
-    static func progressInPlace(_ message: String) {
-        guard isatty(STDERR_FILENO) == 1 else { return }
-        writeError("\rswift-att: \(message)\u{1B}[K")
     }
 }

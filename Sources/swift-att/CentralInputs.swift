@@ -19,8 +19,8 @@ final class CentralInputs: Sendable {
     /// Routes SIGINT/SIGTERM here (and stdin lines, when `readingLines`).
     static func start(readingLines: Bool) -> CentralInputs {
         let inputs = CentralInputs()
-        _ = PeripheralWatcher.installSignalHandlers()
-        PeripheralWatcher.start(readingLines: readingLines) { input in inputs.broadcast(input) }
+        _ = InputWatcher.installSignalHandlers()
+        InputWatcher.start(readingLines: readingLines) { input in inputs.broadcast(input) }
         return inputs
     }
 

@@ -1,5 +1,5 @@
 import SwiftATTAdvertising
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTHost
 
@@ -8,7 +8,7 @@ import SwiftATTHost
 /// seen — or per report with `--duplicates` — or one JSON object per line.
 enum CentralScan {
     static func run(
-        _ options: CentralCommand.Options, central: Central, report: PeripheralReport, inputs: CentralInputs
+        _ options: CentralCommand.Options, central: Central, report: EventReport, inputs: CentralInputs
     ) async throws(CommandError) -> Int32 {
         let filter = ScanFilter(services: options.services, nameContains: options.name, minimumRSSI: options.minimumRSSI)
         let scan = central.scan(filter, active: !options.passive, allowDuplicates: options.duplicates)
@@ -57,7 +57,7 @@ enum CentralScan {
         let services = data.serviceUUIDs.map { CentralTree.label($0) }.joined(separator: ", ")
         let manufacturer = data.manufacturerSpecificData.map { "\($0.companyIdentifier) \(Hex.encode($0.data))" }.joined(separator: "; ")
         return pad(device.address.description, 18) + pad(kind(device.address), 8) + pad("\(device.rssi)", 6)
-            + pad(data.localName.map { PeripheralReport.quoted($0.name) } ?? "-", 22)
+            + pad(data.localName.map { EventReport.quoted($0.name) } ?? "-", 22)
             + pad(services.isEmpty ? "-" : services, 34) + (manufacturer.isEmpty ? "-" : manufacturer)
     }
 

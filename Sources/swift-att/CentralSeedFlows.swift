@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHost
@@ -7,7 +7,7 @@ import SwiftATTProfiles
 /// The seeds' central flows as ready commands.
 struct CentralSeedFlows {
     let actions: CentralActions
-    var report: PeripheralReport { actions.report }
+    var report: EventReport { actions.report }
     var peer: Peer { actions.peer }
 
     /// The characteristic `uuid` in `service`, or a clear error that the device lacks it.
@@ -62,17 +62,17 @@ struct CentralSeedFlows {
                 try await actions.write(Array(bytes[start..<end]), to: data, withoutResponse: true)
                 start = end
             }
-            report.emit("sent \(PeripheralReport.quoted(line))", ["event": "sent", "text": .string(line)])
+            report.emit("sent \(EventReport.quoted(line))", ["event": "sent", "text": .string(line)])
         }
         let values = try await actions.stream(data, waitFor: send) { value in
             let text = String(decoding: value.value, as: UTF8.self)
-            report.emit("received \(PeripheralReport.quoted(text))", ["event": "received", "text": .string(text), "value": .string(Hex.encode(value.value))])
+            report.emit("received \(EventReport.quoted(text))", ["event": "received", "text": .string(text), "value": .string(Hex.encode(value.value))])
             return true
         } prelude: { () async throws(CommandError) in
             if data.properties.contains(.read) {
                 let value = try await actions.read(data)
                 let text = String(decoding: value, as: UTF8.self)
-                report.emit("read \(PeripheralReport.quoted(text))", ["event": "read", "text": .string(text), "value": .string(Hex.encode(value))])
+                report.emit("read \(EventReport.quoted(text))", ["event": "read", "text": .string(text), "value": .string(Hex.encode(value))])
             }
             for line in actions.options.send { try await send(line) }
         }
@@ -100,7 +100,7 @@ struct CentralSeedFlows {
         var receiver = TransferReceiver()
         var message: String?
         let status = try await actions.stream(data) { value in
-            Output.progressInPlace("received \(PeripheralReport.bytes(receiver.received.count + value.value.count)) in \(receiver.chunks + 1) chunks")
+            Output.progressInPlace("received \(EventReport.bytes(receiver.received.count + value.value.count)) in \(receiver.chunks + 1) chunks")
             let chunks = receiver.chunks
             if let text = receiver.receiveText(value.value) {
                 message = text

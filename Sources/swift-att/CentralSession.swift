@@ -1,5 +1,5 @@
 import SwiftATTAdvertising
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHCI
@@ -16,7 +16,7 @@ enum CentralSession {
         .merging(LightShieldProfile.names) { a, _ in a }
 
     static func run(_ options: CentralCommand.Options) async throws(CommandError) -> Int32 {
-        let report = PeripheralReport(json: options.json, names: names)
+        let report = EventReport(json: options.json, names: names)
         let inputs = CentralInputs.start(readingLines: options.action == .shell || options.action == .hc08)
         let central: Central
         do {
@@ -35,7 +35,7 @@ enum CentralSession {
     }
 
     private static func perform(
-        _ options: CentralCommand.Options, central: Central, report: PeripheralReport, inputs: CentralInputs
+        _ options: CentralCommand.Options, central: Central, report: EventReport, inputs: CentralInputs
     ) async throws(CommandError) -> Int32 {
         switch options.action {
         case .scan:

@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHost
@@ -9,14 +9,14 @@ import SwiftATTHost
 final class CentralShell {
     let options: CentralCommand.Options
     let central: Central
-    let report: PeripheralReport
+    let report: EventReport
     let inputs: CentralInputs
     private var peer: Peer?
     private var database: GATTClientDatabase?
     /// Subscriptions by value handle: the task printing each one's values.
     private var subscriptions: [UInt16: Task<Void, Never>] = [:]
 
-    init(options: CentralCommand.Options, central: Central, report: PeripheralReport, inputs: CentralInputs) {
+    init(options: CentralCommand.Options, central: Central, report: EventReport, inputs: CentralInputs) {
         self.options = options
         self.central = central
         self.report = report
@@ -111,7 +111,7 @@ final class CentralShell {
                 value = try CentralActions.value(words[1], text: false)
             }
             let type = try await actions().write(value, to: characteristic, withoutResponse: command == "write-cmd")
-            report.emit("wrote \(PeripheralReport.bytes(value.count))\(type == .withoutResponse ? " (without response)" : "")",
+            report.emit("wrote \(EventReport.bytes(value.count))\(type == .withoutResponse ? " (without response)" : "")",
                         ["event": "written", "handle": .integer(Int(characteristic.valueHandle)), "value": .string(Hex.encode(value))])
         case "subscribe":
             guard words.count == 1 else { throw .usage("subscribe <uuid|handle>") }

@@ -1,4 +1,4 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTProfiles
 
@@ -27,7 +27,7 @@ enum CentralValueText {
         case LightShieldProfile.rx, LightShieldProfile.tx:
             return (try? LightCommand(decoding: value))?.description
         case _ where textual.contains(uuid):
-            return PeripheralReport.quoted(String(decoding: value, as: UTF8.self))
+            return EventReport.quoted(String(decoding: value, as: UTF8.self))
         default:
             return nil
         }

@@ -1,5 +1,5 @@
 import SwiftATTAdvertising
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 
 /// `swift-att decode ad <hex> [--json]`: advertising or scan response data, as an LE

@@ -1,4 +1,5 @@
 import SwiftATTPDU
+import SwiftATTJSON
 import SwiftATTPDUJSON
 
 /// `swift-att decode att <hex> [--json]`; `decode ad` goes on to `DecodeADCommand`.

@@ -2,10 +2,6 @@ import SwiftATTPDU
 import SwiftATTHCI
 import SwiftATTL2CAP
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `swift-att dump <file.btsnoop>`: a capture decoded the way btmon prints a live
 /// session: HCI commands and events by name with their fields, ACL data reassembled
 /// into L2CAP frames, and ATT PDUs decoded with the ATT codec.
@@ -19,7 +15,7 @@ enum DumpCommand {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw .usage("dump: expected one capture file (see 'swift-att dump --help')")
         }
-        let bytes = try readFile(path)
+        let bytes = try FileInput.bytes(atPath: path)
         var reader: BTSnoop.Reader
         do {
             reader = try BTSnoop.Reader(bytes[...])
@@ -42,22 +38,6 @@ enum DumpCommand {
             Output.print(dumper.describe(record, index: reader.index, elapsed: record.timestamp - start))
         }
         return 0
-    }
-
-    static func readFile(_ path: String) throws(CommandError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
-            throw .input("cannot open \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if n > 0 { bytes.append(contentsOf: chunk[..<n]) }
-            if n < chunk.count { break }
-        }
-        if ferror(file) != 0 { throw .input("cannot read \(path)") }
-        return bytes
     }
 }
 
@@ -108,7 +88,7 @@ struct Dumper {
         } catch {
             return ["HCI Event: 0x\(String(packet.code, radix: 16)) plen \(packet.parameters.count)", "    malformed: \(error)"]
         }
-        var lines = ["HCI Event: \(event.name) (0x\(String(packet.code, radix: 16).leftPadded(2))) plen \(packet.parameters.count)"]
+        var lines = ["HCI Event: \(event.name) (0x\(String(packet.code, radix: 16).zeroPadded(to: 2))) plen \(packet.parameters.count)"]
         switch event {
         case let .commandComplete(complete):
             lines.append("    \(complete.commandOpcode) ncmd \(complete.numHCICommandPackets)")
@@ -134,7 +114,7 @@ struct Dumper {
         guard let packet = try? ACLDataPacket(parsing: bytes) else {
             return ["ACL Data: malformed (\(bytes.count) bytes)"]
         }
-        var lines = ["ACL Data \(sent ? "TX" : "RX"): Handle \(packet.handle) flags 0x\(String(packet.packetBoundary.rawValue, radix: 16).leftPadded(2)) dlen \(packet.data.count)"]
+        var lines = ["ACL Data \(sent ? "TX" : "RX"): Handle \(packet.handle) flags 0x\(String(packet.packetBoundary.rawValue, radix: 16).zeroPadded(to: 2)) dlen \(packet.data.count)"]
         let outcome = sent ? self.sent.push(packet) : received.push(packet)
         if let dropped = outcome.dropped { lines.append("    L2CAP: \(dropped)") }
         guard let frame = outcome.frame else { return lines }
@@ -145,7 +125,7 @@ struct Dumper {
         case L2CAPChannelIdentifier.securityManager: channelName = "SMP"
         default: channelName = "channel"
         }
-        lines.append("    L2CAP: \(channelName) (0x\(String(frame.channel, radix: 16).leftPadded(4))) len \(frame.payload.count)")
+        lines.append("    L2CAP: \(channelName) (0x\(String(frame.channel, radix: 16).zeroPadded(to: 4))) len \(frame.payload.count)")
         if frame.channel == L2CAPChannelIdentifier.attribute {
             do {
                 let pdu = try ATTPDU(parsing: frame.payload)
@@ -162,13 +142,9 @@ struct Dumper {
 
 extension String {
     /// `seconds` with three decimals, without Foundation.
-    init(format3 seconds: Double) {
+    fileprivate init(format3 seconds: Double) {
         let millis = Int((seconds * 1000).rounded())
         let fraction = String(millis % 1000)
         self = "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -1,4 +1,5 @@
 import SwiftATTPDU
+import SwiftATTJSON
 import SwiftATTPDUJSON
 
 /// `swift-att encode att <json>`.

@@ -57,10 +57,6 @@ struct FieldsText {
 }
 
 extension String {
-    func padded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-
     var trailingSpacesRemoved: String {
         var s = Substring(self)
         while s.last == " " { s = s.dropLast() }

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTHCI
 import SwiftATTHost
-import SwiftATTTransport
 
 /// `swift-att info --transport T [--btsnoop FILE] [--json]`: opens a controller, runs
 /// the start-up sequence and prints what it learned, like `btmgmt info` / `hciconfig -a`.
@@ -60,7 +56,7 @@ enum InfoCommand {
         var t = FieldsText(title: "Controller on \(transport)")
         t.field("HCI version", "\(coreVersion(v.hciVersion)) (0x\(String(v.hciVersion, radix: 16))), revision 0x\(String(v.hciSubversion, radix: 16))")
         t.field("LMP version", "\(coreVersion(v.lmpVersion)) (0x\(String(v.lmpVersion, radix: 16))), subversion 0x\(String(v.lmpSubversion, radix: 16))")
-        t.field("Manufacturer", "0x\(String(v.companyIdentifier, radix: 16).leftPadded(4))")
+        t.field("Manufacturer", "0x\(String(v.companyIdentifier, radix: 16).zeroPadded(to: 4))")
         t.field("Public address", info.publicAddress.value == 0 ? "none (00:00:00:00:00:00)" : info.publicAddress.description)
         t.field("Random address", "\(info.randomAddress) (static, set by swift-att)")
         t.field("LE ACL buffers", "\(info.aclBufferCount) × \(info.aclBufferLength) bytes")
@@ -92,31 +88,5 @@ enum InfoCommand {
             JSONMember("extendedCreateConnection", .bool(info.usesExtendedCreateConnection)),
         ])
         return object.serialized()
-    }
-}
-
-/// Opening a controller from the command line: `--transport` (or $SWIFT_ATT_TRANSPORT,
-/// default hci0) and `--btsnoop FILE`.
-enum ControllerSession {
-    static func specification(_ args: Arguments) throws(CommandError) -> TransportSpecification {
-        let text = args.option("--transport") ?? environment("SWIFT_ATT_TRANSPORT") ?? "hci0"
-        do {
-            return try TransportSpecification(parsing: text)
-        } catch {
-            throw .usage(error.description)
-        }
-    }
-
-    static func open(_ specification: TransportSpecification, capture: String?) async throws(CommandError) -> Controller {
-        do {
-            return try await Controller.open(specification, capturePath: capture)
-        } catch {
-            throw .failure(error.description)
-        }
-    }
-
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        return String(cString: value)
     }
 }

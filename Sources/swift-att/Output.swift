@@ -16,6 +16,18 @@ enum Output {
         writeError("swift-att: error: \(flat)\n")
     }
 
+    /// `swift-att: <message>` on standard error: what the command is doing, for people.
+    static func progress(_ message: String) {
+        writeError("swift-att: \(message)\n")
+    }
+
+    /// A progress line redrawn in place on a terminal (`\r`); nothing when standard error
+    /// is a file or pipe, so logs are not flooded.
+    static func progressInPlace(_ message: String) {
+        guard isatty(STDERR_FILENO) == 1 else { return }
+        writeError("\rswift-att: \(message)\u{1B}[K")
+    }
+
     static func writeError(_ text: String) {
         flush()  // keep results printed so far ahead of the diagnostic
         let bytes = Array(text.utf8)

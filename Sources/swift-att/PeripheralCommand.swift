@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SwiftATTCore
 import SwiftATTProfiles
 import SwiftATTTransport
@@ -132,7 +129,7 @@ enum PeripheralCommand {
         if servesBattery { options.battery = try batteryOptions(args) }
         if servesInformation { options.deviceInformation = try deviceInformation(args) }
         if let path = args.option("--database") {
-            options.databaseFile = (path, String(decoding: try DumpCommand.readFile(path), as: UTF8.self))
+            options.databaseFile = (path, try FileInput.text(atPath: path))
         }
 
         if let text = args.option("--duration") {
@@ -155,7 +152,7 @@ enum PeripheralCommand {
         case let (text?, nil):
             options.text = Array(text.utf8)
         case let (nil, path?):
-            options.text = try DumpCommand.readFile(path)
+            options.text = try FileInput.bytes(atPath: path)
         case (nil, nil):
             break
         }

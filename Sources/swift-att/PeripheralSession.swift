@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 import SwiftATTDatabaseFile
 import SwiftATTGATT
@@ -53,7 +53,7 @@ final class PeripheralSession {
     let options: PeripheralCommand.Options
     let served: Served
     let advertisement: ProfileAdvertisement
-    let report: PeripheralReport
+    let report: EventReport
     let inputs: AsyncStream<Input>.Continuation
     var state = State.starting
     var stopReason = ""
@@ -83,7 +83,7 @@ final class PeripheralSession {
         batteryLevel = setup.batteryLevel
         name = setup.name
         self.inputs = inputs
-        report = PeripheralReport(json: options.json, names: setup.names)
+        report = EventReport(json: options.json, names: setup.names)
         battery = BatterySimulator(level: options.battery?.level ?? 100, drainEvery: 1)
         simulator = HeartRateSimulator(seed: 1, format: options.format, intervalMilliseconds: options.intervalMilliseconds)
     }
@@ -93,10 +93,10 @@ final class PeripheralSession {
     static func run(_ options: PeripheralCommand.Options) async throws(CommandError) -> Int32 {
         let (stream, inputs) = AsyncStream<Input>.makeStream()
         let setup = try Self.setup(options, inputs: inputs)
-        _ = PeripheralWatcher.installSignalHandlers()
+        _ = InputWatcher.installSignalHandlers()
         // hc08 notifies lines; a battery takes levels.
         let readsLines = (options.profile == .hc08 || setup.batteryLevel != nil) && isatty(STDIN_FILENO) == 0
-        PeripheralWatcher.start(readingLines: readsLines) { inputs.yield(.watched($0)) }
+        InputWatcher.start(readingLines: readsLines) { inputs.yield(.watched($0)) }
 
         let session = PeripheralSession(options: options, setup: setup, inputs: inputs)
         let database = setup.served.database
@@ -167,7 +167,7 @@ final class PeripheralSession {
         let address = peripheral.info.randomAddress.description
         let service = served.service.map { " (service \(report.describe($0)))" } ?? ""
         report.emit(
-            "\(options.profile.rawValue): advertising \(PeripheralReport.quoted(name)) as \(address)\(service) on \(options.transport)",
+            "\(options.profile.rawValue): advertising \(EventReport.quoted(name)) as \(address)\(service) on \(options.transport)",
             ["event": "advertising", "profile": .string(options.profile.rawValue), "name": .string(name),
              "address": .string(address), "service": served.service.map { .string($0.description) } ?? .null,
              "transport": .string(options.transport.description)])
@@ -294,7 +294,7 @@ final class PeripheralSession {
             // in chunks as long as every subscriber's ATT_MTU allows.
             let sender = TransferSender(data: options.text, chunkSize: transferChunkSize)
             self.sender = sender
-            report.emit("sending \(PeripheralReport.bytes(sender.data.count)) in \(sender.chunkCount) chunks + EOM",
+            report.emit("sending \(EventReport.bytes(sender.data.count)) in \(sender.chunkCount) chunks + EOM",
                         ["event": "transfer-started", "bytes": .integer(sender.data.count), "chunks": .integer(sender.chunkCount)])
             await pumpTransfer()
         } else if !subscribers.isEmpty {
@@ -302,7 +302,7 @@ final class PeripheralSession {
             sender?.resize(to: transferChunkSize)
         } else if let sender, !sender.isFinished {
             self.sender = nil
-            report.emit("transfer stopped after \(PeripheralReport.bytes(sender.bytesSent)) of \(sender.data.count): no subscribers",
+            report.emit("transfer stopped after \(EventReport.bytes(sender.bytesSent)) of \(sender.data.count): no subscribers",
                         ["event": "transfer-stopped", "bytes": .integer(sender.bytesSent), "total": .integer(sender.data.count)])
         }
     }
@@ -385,13 +385,13 @@ final class PeripheralSession {
             if isEnd {
                 report.emit("sent EOM", ["event": "eom"])
                 report.emit(
-                    "transfer complete: \(PeripheralReport.bytes(sender.data.count)) in \(sender.chunksSent) chunks + EOM",
+                    "transfer complete: \(EventReport.bytes(sender.data.count)) in \(sender.chunksSent) chunks + EOM",
                     ["event": "transfer-complete", "bytes": .integer(sender.data.count), "chunks": .integer(sender.chunksSent)])
                 self.sender = nil
             } else {
                 report.emit(
-                    "sent chunk \(sender.chunksSent)/\(sender.chunkCount): \(PeripheralReport.bytes(chunk.count)) "
-                        + PeripheralReport.quoted(String(decoding: chunk, as: UTF8.self)),
+                    "sent chunk \(sender.chunksSent)/\(sender.chunkCount): \(EventReport.bytes(chunk.count)) "
+                        + EventReport.quoted(String(decoding: chunk, as: UTF8.self)),
                     ["event": "chunk", "index": .integer(sender.chunksSent), "bytes": .integer(chunk.count),
                      "value": .string(Hex.encode(chunk))])
             }
@@ -425,7 +425,7 @@ final class PeripheralSession {
             }
             outbox.removeFirst()
             let count = line.chunks.reduce(0) { $0 + $1.count }
-            var text = "sent \(PeripheralReport.quoted(line.text)) (\(PeripheralReport.bytes(count))"
+            var text = "sent \(EventReport.quoted(line.text)) (\(EventReport.bytes(count))"
             if line.chunks.count > 1 { text += " in \(line.chunks.count) notifications" }
             text += subscribers.isEmpty ? ", no subscribers)" : ")"
             report.emit(text, ["event": "sent", "text": .string(line.text), "value": .string(Hex.encode(line.chunks.joined())),
@@ -444,12 +444,12 @@ final class PeripheralSession {
                             ["event": "light-command", "light": .integer(Int(command.light)), "on": .bool(command.isOn),
                              "value": .string(hex)])
             } catch {
-                report.emit("received \(PeripheralReport.bytes(value.count)), not a light command: \(error)",
+                report.emit("received \(EventReport.bytes(value.count)), not a light command: \(error)",
                             ["event": "received", "value": .string(hex), "error": .string(error.description)])
             }
         default:
             let text = SerialModuleProfile.text(value)
-            report.emit("received \(PeripheralReport.quoted(text)) (\(PeripheralReport.bytes(value.count)))",
+            report.emit("received \(EventReport.quoted(text)) (\(EventReport.bytes(value.count)))",
                         ["event": "received", "text": .string(text), "value": .string(hex)])
         }
     }

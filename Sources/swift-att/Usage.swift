@@ -11,9 +11,13 @@ enum Usage {
           encode att <json>           Encode an ATT PDU from its JSON form; print its bytes in hex.
           dump <file.btsnoop>         Print a btsnoop capture decoded: HCI, L2CAP and ATT.
           info [--transport T]        Reset a controller and print what it is and supports.
-          peripheral <profile>        Serve heart-rate, transfer, hc08, light, battery or
-                                      device-information (or --database FILE.json) as a GATT peripheral.
-          central <action> …          Scan, connect, discover, read, write, subscribe as a GATT central.
+          peripheral <profile>        Serve a GATT peripheral: heart-rate (a heart-rate monitor),
+                                      transfer (chunked text), hc08 (an HC-08 serial module), light
+                                      (a Red Bear Labs light shield), battery, device-information,
+                                      or --database FILE.json (any database described in JSON).
+          central <action> …          Scan, connect, discover, read, write, subscribe as a GATT
+                                      central, or talk to a heart-rate monitor, an HC-08 module, a
+                                      light shield or a chunked text transfer.
           adapters [--json]           List the kernel's Bluetooth adapters and who holds each.
           bridge <A> <B>              Join two HCI endpoints (vhci, tcp, serial): a controller becomes hciN.
           help [<command>]            Show this help, or a command's help.
@@ -118,22 +122,25 @@ enum Usage {
         for --duration seconds.
 
         PROFILES:
-          heart-rate  Heart Rate service 180D: Measurement 2A37 (notify) from a simulated
-                      wearer (60-100 BPM, sensor contact, RR-interval, energy expended every
-                      10th), Body Sensor Location 2A38 (read: chest), Control Point 2A39
-                      (write 01 resets energy expended; any other value gets ATT error 0x80).
-                      --battery and --device-information add those services, as on a real
-                      monitor.
-          transfer    Apple's BTLE Transfer service E20A39F4-...: when a central subscribes to
-                      08590F7E-... the text goes out in notifications of ATT_MTU-3 bytes (20
-                      before an MTU exchange, 244 at MTU 247), each after the last was
-                      accepted (pausing until ready to update), then "EOM".
-          hc08        HC-08 serial module, service FFE0, characteristic FFE1 (read, write
+          heart-rate  A heart-rate monitor. Heart Rate service 180D: Measurement 2A37
+                      (notify) from a simulated wearer (60-100 BPM, sensor contact,
+                      RR-interval, energy expended every 10th), Body Sensor Location 2A38
+                      (read: chest), Control Point 2A39 (write 01 resets energy expended;
+                      any other value gets ATT error 0x80). --battery and
+                      --device-information add those services, as on a real monitor.
+          transfer    A chunked text transfer, as in Apple's BTLE Transfer sample. Service
+                      E20A39F4-...: when a central subscribes to 08590F7E-... the text goes
+                      out in chunks of ATT_MTU-3 bytes, one notification each (20 before an
+                      MTU exchange, 244 at MTU 247), each sent once the last was accepted
+                      (pausing while the transmit queue is full), then the end-of-message
+                      marker "EOM".
+          hc08        An HC-08 serial module: service FFE0, characteristic FFE1 (read, write
                       without response, notify): lines on standard input (when it is not a
                       terminal) are notified; what centrals write is printed as UTF-8.
-          light       Red Bear Labs BLE Shield 713D0000-...: two-byte light commands written
-                      without response to RX 713D0003-... ([light, 00 off | 01 on]) are
-                      printed decoded; TX 713D0002-... notifies.
+          light       A Red Bear Labs BLE Shield driving lights, service 713D0000-...:
+                      two-byte light commands written without response to its RX
+                      characteristic 713D0003-... ([light, 00 off | 01 on]) are printed
+                      decoded; its TX characteristic 713D0002-... notifies.
           battery     Battery service 180F: Battery Level 2A19 (read, notify; percent, with a
                       presentation format) drains one percent per --drain period; a number
                       on standard input (when it is not a terminal) sets it.
@@ -218,7 +225,8 @@ enum Usage {
         for the device, connects, exchanges ATT_MTU and discovers the database first.
 
         <device>          An address (C0:B0:00:00:00:0A), or part of the advertised name
-                          (case-insensitive). Seed flows find their service when none is given.
+                          (case-insensitive). Without one, heart-rate, hc08, light and transfer
+                          find a device advertising the service they work with.
         <characteristic>  A UUID (2A37, 713d0003-503e-4c75-ba94-3148f18d941e) or a value
                           handle (0x0012).
 
@@ -233,12 +241,18 @@ enum Usage {
           subscribe    Prints notifications or indications as they arrive, decoded for known
                        characteristics (Heart Rate Measurement, Battery Level…).
           shell        Interactive: type 'help' for its commands.
-          heart-rate   Seed 002: finds service 180D, writes 01 to 2A39, reads 2A38, prints BPM.
-          hc08         Seed 003: FFE0/FFE1; prints what arrives as text; sends stdin lines
+          heart-rate   A heart-rate monitor (service 180D): resets its energy expended
+                       (writes 01 to the Control Point 2A39) and reads the Body Sensor
+                       Location 2A38 where it has them, then prints each measurement's BPM.
+          hc08         An HC-08 serial module (service FFE0, characteristic FFE1): prints
+                       what it reads and what arrives as text; sends lines of standard input
                        (and --send TEXT) with Write Without Response.
-          light        Seed 001: writes two-octet light commands (3=on, 2=off, or hex 0301)
-                       to 713D0003 with Write Without Response.
-          transfer     Seed 000: receives the chunked text until EOM and prints it.
+          light        A Red Bear Labs light shield (service 713D0000): writes two-octet
+                       light commands (3=on, 2=off, or hex 0301) to its RX characteristic
+                       713D0003 with Write Without Response.
+          transfer     A chunked text transfer (Apple's BTLE Transfer sample): receives the
+                       text, one notification per chunk, until the end-of-message marker
+                       "EOM", and prints it.
 
         OPTIONS:
           --transport T     hci0 (default; or $SWIFT_ATT_TRANSPORT), serial:/dev/ttyUSB0@115200,
@@ -247,10 +261,15 @@ enum Usage {
           --name TEXT       Only devices whose advertised name contains TEXT.
           --rssi DBM        Only devices heard at DBM or stronger (e.g. -70).
           --timeout S       How long to scan for <device> (default 10 seconds).
-          --duration S      scan: how long to scan; subscribe and seed flows: how long to listen.
+          --duration S      scan: how long to scan; subscribe, heart-rate, hc08, transfer: how
+                            long to listen.
           --count N         Stop after N devices (scan) or N values (subscribe, heart-rate…).
           --duplicates      scan: a row per advertising report, as CoreBluetooth's AllowDuplicates.
           --passive         Scan without scan requests.
+          --text            write: the value is UTF-8 text, not hex.
+          --without-response
+                            write: with a Write Command (no response) instead of a Write Request.
+          --send TEXT       hc08: a line to send first, as if typed on standard input.
           --json            One JSON object per line instead of text.
           --btsnoop FILE    Record every HCI packet to FILE (Wireshark, 'swift-att dump').
           -h, --help        Show this help.
@@ -259,5 +278,52 @@ enum Usage {
         1 on bad input (hex, an unknown characteristic), 2 on a usage error, 3 when the
         controller or transport fails, 4 when the device is not found, refuses (its ATT
         error is named) or disconnects.
+        """
+
+    static let adapters = """
+        USAGE: swift-att adapters [--json]
+
+        Lists the kernel's Bluetooth adapters: name, public address, state, and who holds
+        each — nobody (free to open with --transport hciN), bluetoothd (through the
+        kernel's management interface), another program on the HCI user channel, or the
+        kernel while it is still setting a new adapter up. Needs no privilege.
+
+        OPTIONS:
+          --json      Print a JSON array instead.
+          -h, --help  Show this help.
+
+        Exits 0 on success, 3 if the kernel has no Bluetooth support.
+        """
+
+    static let bridge = """
+        USAGE: swift-att bridge <endpoint> <endpoint> [--quiet]
+
+        Joins two HCI endpoints, forwarding every packet both ways until SIGINT or
+        SIGTERM, or until one side closes. With vhci on one side the other side's
+        controller becomes a kernel adapter (hci0, hci1...), as BlueZ's btattach does.
+
+        ENDPOINTS:
+          vhci[:PATH]             /dev/vhci (needs root and the hci_vhci module): creates
+                                  a new kernel adapter whose controller is the other side.
+          tcp:HOST:PORT           H4 over TCP, e.g. a Bumble virtual controller.
+          tcp-server:HOST:PORT    H4 over TCP, waiting for one client.
+          serial:/dev/ttyUSB0[@BAUD][,rtscts]
+                                  H4 over a UART.
+          h4:PATH                 H4 over any other character device that is not a
+                                  terminal (a virtio-serial port such as /dev/vport0p1).
+          hci0                    A kernel adapter on the HCI user channel.
+
+        OPTIONS:
+          --quiet     Print nothing but errors (otherwise: the endpoints, the adapter the
+                      kernel created, and the packet counts at the end).
+          -h, --help  Show this help.
+
+        EXAMPLES:
+          swift-att bridge vhci tcp:127.0.0.1:9000
+          swift-att bridge vhci serial:/dev/ttyACM0@1000000,rtscts
+          swift-att bridge hci0 tcp-server:127.0.0.1:9000
+
+        Exits 0 when stopped by a signal, 2 on a usage error, 3 if an endpoint cannot be
+        opened or fails (a closed connection included).
         """
 }

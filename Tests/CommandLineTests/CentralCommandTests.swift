@@ -225,7 +225,8 @@ struct CentralCommandTests {
         }
         let help = try await SwiftATTProcess.run(["central", "--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("heart-rate   Seed 002"))
+        #expect(help.stdout.contains("heart-rate   A heart-rate monitor (service 180D)"))
+        #expect(help.stdout.contains("--send TEXT       hc08: a line to send first"))
     }
 }
 

@@ -28,6 +28,15 @@ struct HelpTests {
         #expect(r.stdoutLines.first == first)
     }
 
+    @Test("help names profiles by what they are, not by the code's labels for them", arguments: [
+        [], ["decode"], ["encode"], ["dump"], ["info"], ["peripheral"], ["central"], ["adapters"], ["bridge"],
+    ])
+    func helpSaysWhatThingsAre(_ command: [String]) async throws {
+        let r = try await SwiftATTProcess.run(["help"] + command)
+        #expect(r.status == 0)
+        #expect(!r.stdout.lowercased().contains("seed"))
+    }
+
     @Test("--version prints a version")
     func version() async throws {
         let r = try await SwiftATTProcess.run(["--version"])

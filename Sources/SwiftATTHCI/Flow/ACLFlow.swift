@@ -9,9 +9,10 @@ import SwiftATTCore
 /// is dropped. Pure state: the caller sends what `dequeue` returns.
 ///
 /// Packets wait already encoded (header and data, as the transport sends them), and the
-/// connections are a short array searched in order rather than dictionaries: on the
-/// send path of every notification, enqueueing, dequeueing and crediting a packet
-/// allocates nothing (a dictionary's in-place update did, several times per packet).
+/// connections are a short array searched in order rather than dictionaries, so that
+/// enqueueing, dequeueing and crediting a packet — on the send path of every
+/// notification — allocates nothing; updating a queue held as a dictionary's value does
+/// not stay allocation-free (README.md's benchmark notes).
 public struct ACLFlow: Sendable {
     /// The controller's LE ACL buffer count (LE Read Buffer Size, or Read Buffer Size).
     public let bufferCount: Int

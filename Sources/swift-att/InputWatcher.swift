@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// What `swift-att peripheral` hears from outside the radio.
+/// What a command that runs until stopped (peripheral, central, bridge) hears from
+/// outside the radio.
 enum WatchedInput: Sendable {
     /// SIGINT or SIGTERM arrived.
     case signal(Int32)
@@ -26,7 +27,7 @@ let terminationPipe: (read: Int32, write: Int32) = {
 
 /// Signals and standard input, watched by one thread that blocks in `poll(2)`, so the
 /// command's loop hears them as values (as the host's loop does with its transport).
-enum PeripheralWatcher {
+enum InputWatcher {
     /// Routes SIGINT and SIGTERM to `terminationPipe` from now on. False when the pipe
     /// could not be made (the default actions then stay).
     static func installSignalHandlers() -> Bool {

@@ -1,10 +1,10 @@
-import SwiftATTPDUJSON
+import SwiftATTJSON
 import SwiftATTCore
 
-/// How `swift-att peripheral` tells what happens: one line per event, for people or (with
-/// `--json`) as one JSON object per line whose "event" names it. Each line is flushed at
-/// once, so a pipe reader sees events as they happen.
-struct PeripheralReport {
+/// How `swift-att peripheral` and `swift-att central` tell what happens: one line per
+/// event, for people or (with `--json`) as one JSON object per line whose "event" names
+/// it. Each line is flushed at once, so a pipe reader sees events as they happen.
+struct EventReport {
     let json: Bool
     /// Names for the profile's own UUIDs; SIG names cover the rest.
     let names: [BluetoothUUID: String]

@@ -1,5 +1,5 @@
 import Testing
-import SwiftATTPDUJSON
+import SwiftATTJSON
 
 @Suite("JSONValue.serialized")
 struct JSONValueSerializationTests {

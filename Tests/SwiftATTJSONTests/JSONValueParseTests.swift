@@ -1,5 +1,5 @@
 import Testing
-import SwiftATTPDUJSON
+import SwiftATTJSON
 
 @Suite("JSONValue.parse")
 struct JSONValueParseTests {
@@ -108,6 +108,8 @@ struct JSONValueParseTests {
         }
         #expect(JSONParseError(.unexpectedCharacter("\u{7}", expected: "a value"), offset: 2).description
             == "unexpected character U+0007, expected a value at offset 2")
+        // The reason alone, for a caller that gives the place its own way.
+        #expect(JSONParseError.Reason.duplicateKey("a").description == #"duplicate key "a""#)
     }
 
     @Test("nesting up to the limit parses; deeper is an error, not a crash")
@@ -141,18 +143,5 @@ struct JSONValueParseTests {
             }
         }
         #expect(parsed > 0)
-    }
-}
-
-/// A small deterministic generator, so fuzz failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,8 +1,8 @@
 /// A JSON value (RFC 8259), with object members kept in the order they were written.
 ///
-/// The interchange form of the ATT codec's JSON (see `Fixtures/att/README.md`): small,
-/// standard library only, so the codec targets stay free of Foundation. Numbers without a
-/// fraction or exponent that fit an `Int` are `.integer`; every other number is `.double`.
+/// Small and standard library only, so a module that reads or writes JSON stays free of
+/// Foundation. Numbers without a fraction or exponent that fit an `Int` are `.integer`;
+/// every other number is `.double`.
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)

@@ -33,36 +33,12 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String {
-        "\(what) at offset \(offset)"
+        "\(reason) at offset \(offset)"
     }
 
-    private var what: String {
-        switch reason {
-        case let .unexpectedEndOfInput(expected):
-            return "unexpected end of input, expected \(expected)"
-        case let .unexpectedCharacter(c, expected):
-            return "unexpected character \(Self.quote(c)), expected \(expected)"
-        case let .invalidEscape(c):
-            return "invalid escape '\\\(Self.quote(c).dropFirst().dropLast())' in a string"
-        case .invalidUnicodeEscape:
-            return "invalid \\u escape: four hex digits must follow"
-        case let .unpairedSurrogate(unit):
-            return "unpaired UTF-16 surrogate \\u\(String(unit, radix: 16, uppercase: true)) in a string"
-        case let .controlCharacterInString(byte):
-            return "unescaped control character U+\(Self.hex4(UInt32(byte))) in a string"
-        case let .invalidNumber(why):
-            return "invalid number: \(why)"
-        case .numberOutOfRange:
-            return "number out of range of a 64-bit double"
-        case let .duplicateKey(key):
-            return "duplicate key \"\(key)\""
-        case let .nestingTooDeep(limit):
-            return "arrays and objects nested deeper than \(limit) levels"
-        }
-    }
-
-    /// `'x'` for a printable character, `U+000A` otherwise.
-    static func quote(_ c: Unicode.Scalar) -> String {
+    /// `'x'` for a printable character, `U+000A` otherwise. Visible to the package's other
+    /// JSON readers, so that they name a bad character as the parser does.
+    package static func quote(_ c: Unicode.Scalar) -> String {
         if c.value >= 0x20, c.value != 0x7F, c.value < 0x80 || c.properties.isAlphabetic {
             return "'\(Character(c))'"
         }
@@ -72,5 +48,34 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     static func hex4(_ v: UInt32) -> String {
         let s = String(v, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+}
+
+extension JSONParseError.Reason: CustomStringConvertible {
+    /// What is wrong, without where: for a caller that locates the fault its own way
+    /// (by line and column, say).
+    public var description: String {
+        switch self {
+        case let .unexpectedEndOfInput(expected):
+            return "unexpected end of input, expected \(expected)"
+        case let .unexpectedCharacter(c, expected):
+            return "unexpected character \(JSONParseError.quote(c)), expected \(expected)"
+        case let .invalidEscape(c):
+            return "invalid escape '\\\(JSONParseError.quote(c).dropFirst().dropLast())' in a string"
+        case .invalidUnicodeEscape:
+            return "invalid \\u escape: four hex digits must follow"
+        case let .unpairedSurrogate(unit):
+            return "unpaired UTF-16 surrogate \\u\(String(unit, radix: 16, uppercase: true)) in a string"
+        case let .controlCharacterInString(byte):
+            return "unescaped control character U+\(JSONParseError.hex4(UInt32(byte))) in a string"
+        case let .invalidNumber(why):
+            return "invalid number: \(why)"
+        case .numberOutOfRange:
+            return "number out of range of a 64-bit double"
+        case let .duplicateKey(key):
+            return "duplicate key \"\(key)\""
+        case let .nestingTooDeep(limit):
+            return "arrays and objects nested deeper than \(limit) levels"
+        }
     }
 }
