@@ -1,4 +1,5 @@
-// swift-att: decode and encode Bluetooth LE PDUs. This file only dispatches.
+// swift-att: a Bluetooth LE host on the command line (scan, connect, serve GATT) and a
+// decoder and encoder of its PDUs and captures. This file only dispatches.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
