@@ -89,14 +89,15 @@ let package = Package(
         .target(name: "BenchmarkTables", path: "Benchmarks/BenchmarkTables"),
         .executableTarget(
             name: "ATTBenchmarks",
-            dependencies: ["SwiftATTCore", "SwiftATTPDU", "BenchmarkSupport", "BenchmarkTables", "BenchSupport", "HeapProbe"],
+            dependencies: ["SwiftATTCore", "SwiftATTPDU", "BenchmarkSupport", "BenchmarkTables", "BenchSupport", "TestSupport", "HeapProbe"],
             path: "Benchmarks/ATTBenchmarks"
         ),
         // Two swift-att hosts over the loopback link, Bumble's hosts, and Bumble's controllers.
         .executableTarget(
             name: "HostBenchmarks",
             dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTGATT",
-                           "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTLoopback", "BenchmarkTables", "BenchSupport"],
+                           "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTLoopback", "BenchmarkTables", "BenchSupport",
+                           "TestSupport"],
             path: "Benchmarks/HostBenchmarks"
         ),
 
@@ -112,26 +113,30 @@ let package = Package(
         // checks and the ATT benchmark's allocs/op; glibc's mallinfo2() for the soak.
         .target(name: "HeapProbe", path: "Tests/HeapProbe"),
         .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
+        // What many test targets share, written once: the seeded generator (SplitMix64),
+        // Fixtures/ and the repository found from #filePath, the fixtures' JSON values, and
+        // bounded waits. Foundation only, so the codec tests take it without the bench.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Starts Bumble's virtual controllers and Bumble peers for tests (Tests/bench).
-        .target(name: "BenchSupport", path: "Tests/BenchSupport"),
+        .target(name: "BenchSupport", dependencies: ["TestSupport"], path: "Tests/BenchSupport"),
 
         // One test target per layer.
         .testTarget(name: "SwiftATTCoreTests", dependencies: ["SwiftATTCore"]),
-        .testTarget(name: "SwiftATTAdvertisingTests", dependencies: ["SwiftATTAdvertising", "SwiftATTCore"]),
-        .testTarget(name: "SwiftATTPDUTests", dependencies: ["SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTCore", "HeapProbe"]),
-        .testTarget(name: "SwiftATTJSONTests", dependencies: ["SwiftATTJSON"]),
-        .testTarget(name: "SwiftATTPDUJSONTests", dependencies: ["SwiftATTPDUJSON", "SwiftATTPDU", "SwiftATTCore"]),
-        .testTarget(name: "SwiftATTHCITests", dependencies: ["SwiftATTHCI", "SwiftATTCore"]),
+        .testTarget(name: "SwiftATTAdvertisingTests", dependencies: ["SwiftATTAdvertising", "SwiftATTCore", "TestSupport"]),
+        .testTarget(name: "SwiftATTPDUTests", dependencies: ["SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTCore", "HeapProbe", "TestSupport"]),
+        .testTarget(name: "SwiftATTJSONTests", dependencies: ["SwiftATTJSON", "TestSupport"]),
+        .testTarget(name: "SwiftATTPDUJSONTests", dependencies: ["SwiftATTPDUJSON", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]),
+        .testTarget(name: "SwiftATTHCITests", dependencies: ["SwiftATTHCI", "SwiftATTCore", "TestSupport"]),
         .testTarget(
             name: "SwiftATTTransportTests",
             dependencies: ["SwiftATTTransport", "SwiftATTHCI", "CSwiftATTBluetooth", "PseudoTerminal"]
         ),
-        .testTarget(name: "SwiftATTL2CAPTests", dependencies: ["SwiftATTL2CAP", "SwiftATTHCI"]),
-        .testTarget(name: "SwiftATTGATTTests", dependencies: ["SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore"]),
+        .testTarget(name: "SwiftATTL2CAPTests", dependencies: ["SwiftATTL2CAP", "SwiftATTHCI", "TestSupport"]),
+        .testTarget(name: "SwiftATTGATTTests", dependencies: ["SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]),
         .testTarget(
             name: "SwiftATTLoopbackTests",
             dependencies: ["SwiftATTLoopback", "SwiftATTHost", "SwiftATTHCI", "SwiftATTTransport", "SwiftATTGATT",
-                           "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "BenchSupport"]
+                           "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "TestSupport"]
         ),
         .testTarget(
             name: "SwiftATTProfilesTests",
@@ -139,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftATTDatabaseFileTests",
-            dependencies: ["SwiftATTDatabaseFile", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore"]
+            dependencies: ["SwiftATTDatabaseFile", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]
         ),
 
         // Suites across layers.
@@ -147,18 +152,18 @@ let package = Package(
         .testTarget(
             name: "HostFaultTests",
             dependencies: ["SwiftATTLoopback", "SwiftATTHost", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport",
-                           "SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "BenchSupport"]
+                           "SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "TestSupport"]
         ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTHost", "SwiftATTTransport", "SwiftATTAdvertising",
-                           "BenchSupport", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTProfiles"]
+                           "BenchSupport", "TestSupport", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTProfiles"]
         ),
-        .testTarget(name: "CaptureTests", dependencies: ["SwiftATTPDU", "SwiftATTHCI", "SwiftATTL2CAP"]),
+        .testTarget(name: "CaptureTests", dependencies: ["SwiftATTPDU", "SwiftATTHCI", "SwiftATTL2CAP", "TestSupport"]),
         // The soak's value format and receiver check (Tests/Soak).
         .testTarget(name: "SoakTests", dependencies: ["Soak"]),
         // Runs the built swift-att binary as a subprocess.
-        .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport", "PseudoTerminal"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["swift-att", "BenchSupport", "TestSupport", "PseudoTerminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import BenchSupport
+import TestSupport
 import Foundation
 
 /// Bumble's ATT codec (`ATT_PDU.from_bytes`, `bytes(pdu)`) timed on the same PDU mix by
@@ -10,7 +11,7 @@ enum BumbleCodecFigures {
         var encodeNanoseconds: Double
     }
 
-    static let script = BumbleBench.repositoryRoot.appendingPathComponent("Benchmarks/bumble_att_benchmark.py")
+    static let script = Repository.url("Benchmarks/bumble_att_benchmark.py")
 
     /// Why the column is missing, or nil when the venv is there.
     static var unavailableReason: String? {

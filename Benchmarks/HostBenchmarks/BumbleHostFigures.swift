@@ -1,11 +1,12 @@
 import BenchSupport
+import TestSupport
 import Foundation
 
 /// Bumble's host notifying Bumble's host in one Python process over Bumble's LocalLink
 /// (Benchmarks/bumble_host_benchmark.py), run from this benchmark so that its figures
 /// come from the same run, on the same machine load, as swift-att's.
 enum BumbleHostFigures {
-    static let script = BumbleBench.repositoryRoot.appendingPathComponent("Benchmarks/bumble_host_benchmark.py")
+    static let script = Repository.url("Benchmarks/bumble_host_benchmark.py")
 
     /// Whether the bench venv exists (Tests/bench/setup.sh makes it).
     static var available: Bool { FileManager.default.isExecutableFile(atPath: BumbleBench.python.path) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,9 +8,7 @@ import Glibc
 /// stopped by it (Tests/bench/controllers.py). A fresh process per test: Bumble's
 /// controllers keep their state across HCI Reset and across TCP clients (BENCH.md).
 public final class BumbleBench {
-    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    public static let benchDirectory = repositoryRoot.appendingPathComponent("Tests/bench")
+    public static let benchDirectory = Repository.url("Tests/bench")
     public static var python: URL { benchDirectory.appendingPathComponent(".venv/bin/python") }
 
     public let process: Process

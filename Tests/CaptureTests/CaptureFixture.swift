@@ -1,6 +1,6 @@
-import Foundation
 import SwiftATTHCI
 import SwiftATTL2CAP
+import TestSupport
 
 /// One ATT PDU found in a capture, with the direction it travelled.
 struct CapturedPDU {
@@ -12,26 +12,20 @@ struct CapturedPDU {
 struct CaptureFixture: CustomStringConvertible, Sendable {
     let name: String
 
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/captures")
-
     static var all: [CaptureFixture] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(".btsnoop") }.sorted()
+        FixtureFiles.names(in: "captures", endingWith: ".btsnoop")
             .map { CaptureFixture(name: String($0.dropLast(".btsnoop".count))) }
     }
 
     var description: String { name }
 
     func captureBytes() throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: Self.directory.appendingPathComponent(name + ".btsnoop")))
+        try FixtureFiles.bytes("captures/\(name).btsnoop")
     }
 
     /// tshark's records, one per ATT PDU (see Fixtures/captures/README.md).
     func tsharkRecords() throws -> [[String: Any]] {
-        let data = try Data(contentsOf: Self.directory.appendingPathComponent(name + ".att.json"))
-        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+        try FixtureFiles.records("captures/\(name).att.json")
     }
 
     /// Every ATT PDU in the capture, found the way a host finds them: btsnoop records →

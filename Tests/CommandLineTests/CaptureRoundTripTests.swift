@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every ATT PDU that two Bumble hosts exchanged (Fixtures/captures), through the real
 /// binary: HEX → JSON with `decode att - --json`, JSON → HEX with `encode att -`, one
@@ -12,17 +13,10 @@ struct CaptureRoundTripTests {
         var fields: [String: Any]
     }
 
-    static let capturesDirectory = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/captures")
-
-    static var captureNames: [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: capturesDirectory.path)) ?? []
-        return names.filter { $0.hasSuffix(".att.json") }.sorted()
-    }
+    static var captureNames: [String] { FixtureFiles.names(in: "captures", endingWith: ".att.json") }
 
     static func records(_ name: String) throws -> [Record] {
-        let data = try Data(contentsOf: capturesDirectory.appendingPathComponent(name))
-        let array = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        return try array.map { record in
+        try FixtureFiles.records("captures/" + name).map { record in
             Record(
                 pdu: try #require(record["pdu"] as? String),
                 opcode: try #require(record["opcode"] as? Int),

@@ -1,6 +1,7 @@
 import BenchSupport
 import Foundation
 import Testing
+import TestSupport
 
 /// `swift-att central` run as a binary on one of Bumble's virtual controllers: against
 /// Bumble's own GATT server (Tests/bench/bumble_server.py), and against `swift-att

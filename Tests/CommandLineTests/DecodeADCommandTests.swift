@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("swift-att decode ad")
 struct DecodeADCommandTests {
@@ -9,7 +10,7 @@ struct DecodeADCommandTests {
         #expect(r.status == 0)
         #expect(r.stderr == "")
         #expect(r.stdoutLines.count == 1)
-        let printed = try JSONDecoder().decode(JSONTree.self, from: Data(r.stdout.utf8))
+        let printed = try JSONDecoder().decode(FixtureJSON.self, from: Data(r.stdout.utf8))
         #expect(printed == v.fields, "\(v.name)\n  printed: \(printed)\n  expected: \(v.fields)")
     }
 
@@ -194,7 +195,7 @@ struct DecodeADCommandTests {
         #expect(json.status == 0)
         #expect(json.stderr == "")
         let expected = ADVector.all.filter { !$0.hex.isEmpty }.map(\.fields)
-        let printed = try json.stdoutLines.map { try JSONDecoder().decode(JSONTree.self, from: Data($0.utf8)) }
+        let printed = try json.stdoutLines.map { try JSONDecoder().decode(FixtureJSON.self, from: Data($0.utf8)) }
         #expect(printed == expected)
 
         let human = try await SwiftATTProcess.run(["decode", "ad", "-"], input: input)
@@ -232,7 +233,7 @@ struct DecodeADCommandTests {
             } else {
                 #expect(r.stdoutLines.count + r.stderrLines.count == lines.count)
                 for line in r.stdoutLines {
-                    #expect((try? JSONDecoder().decode(JSONTree.self, from: Data(line.utf8))) != nil, "\(line)")
+                    #expect((try? JSONDecoder().decode(FixtureJSON.self, from: Data(line.utf8))) != nil, "\(line)")
                 }
             }
         }
@@ -282,55 +283,11 @@ struct DecodeADCommandTests {
 
 // MARK: Fixtures/advertising
 
-/// A JSON value compared by meaning: objects ignore key order; booleans, integers, other
-/// numbers and strings stay distinct (so `true` is not `1`).
-enum JSONTree: Hashable, Sendable, Decodable, CustomStringConvertible {
-    case null
-    case bool(Bool)
-    case int(Int)
-    case double(Double)
-    case string(String)
-    case array([JSONTree])
-    case object([String: JSONTree])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let i = try? c.decode(Int.self) {
-            self = .int(i)
-        } else if let d = try? c.decode(Double.self) {
-            self = .double(d)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSONTree].self) {
-            self = .array(a)
-        } else {
-            self = .object(try c.decode([String: JSONTree].self))
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .null: return "null"
-        case let .bool(b): return String(b)
-        case let .int(i): return String(i)
-        case let .double(d): return String(d)
-        case let .string(s): return s.debugDescription
-        case let .array(a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
-        case let .object(o):
-            return "{" + o.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
-        }
-    }
-}
-
 /// One entry of Fixtures/advertising/vectors.json.
 struct ADVector: Decodable, Sendable, CustomStringConvertible {
     var name: String
     var hex: String
-    var fields: JSONTree
+    var fields: FixtureJSON
 
     var description: String { name }
 
@@ -349,19 +306,5 @@ struct ADMalformedVector: Decodable, Sendable, CustomStringConvertible {
 }
 
 private func load<T: Decodable>(_ file: String) -> [T] {
-    let url = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/advertising/\(file)")
-    return (try? JSONDecoder().decode([T].self, from: Data(contentsOf: url))) ?? []
-}
-
-/// SplitMix64: a small, seeded generator, so a failing random payload can be found again.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    (try? FixtureFiles.decode([T].self, from: "advertising/" + file)) ?? []
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("swift-att dump")
 struct DumpCommandTests {
@@ -9,12 +10,11 @@ struct DumpCommandTests {
     /// nothing in the capture is reported malformed.
     @Test(arguments: captures)
     func decodesEveryPacket(_ name: String) async throws {
-        let directory = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/captures")
-        let result = try await SwiftATTProcess.run(["dump", directory.appendingPathComponent(name + ".btsnoop").path])
+        let result = try await SwiftATTProcess.run(["dump", FixtureFiles.url("captures/\(name).btsnoop").path])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(!result.stdout.contains("malformed"))
-        let records = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name + ".att.json"))) as? [[String: Any]] ?? []
+        let records = try FixtureFiles.records("captures/\(name).att.json")
         let attLines = result.stdoutLines.filter { $0.contains("L2CAP: ATT (0x0004)") }
         #expect(attLines.count == records.count)
         #expect(result.stdout.contains("HCI Command: Reset (0x0c03) plen 0"))
@@ -27,7 +27,7 @@ struct DumpCommandTests {
     /// swift-att's own --btsnoop captures (Fixtures/hci): every packet decodes.
     @Test(arguments: ["swift-att-link-layer-central", "swift-att-link-layer-peripheral"])
     func decodesSwiftATTCaptures(_ name: String) async throws {
-        let path = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/hci/\(name).btsnoop").path
+        let path = FixtureFiles.url("hci/\(name).btsnoop").path
         let result = try await SwiftATTProcess.run(["dump", path])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("malformed"))
@@ -51,15 +51,14 @@ struct DumpCommandTests {
     }
 
     @Test func notACaptureIsOneLineError() async throws {
-        let readme = SwiftATTProcess.repositoryRoot.appendingPathComponent("README.md").path
+        let readme = Repository.url("README.md").path
         let result = try await SwiftATTProcess.run(["dump", readme])
         #expect(result.status == 1)
         #expect(result.stderrLines == ["swift-att: error: \(readme): not a btsnoop file (no 'btsnoop\\0' header)"])
     }
 
     @Test func truncatedCaptureKeepsWhatItReadThenFails() async throws {
-        let source = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/captures/gatt-mtu23-central.btsnoop")
-        let bytes = try Data(contentsOf: source)
+        let bytes = Data(try FixtureFiles.bytes("captures/gatt-mtu23-central.btsnoop"))
         let cut = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-truncated-\(getpid()).btsnoop")
         try bytes.prefix(bytes.count - 3).write(to: cut)
         defer { try? FileManager.default.removeItem(at: cut) }

@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// `swift-att peripheral` run as a binary on one of Bumble's virtual controllers, with a
 /// Bumble host as the central on the other (Tests/bench/bumble_peer.py `central`): the

@@ -4,6 +4,7 @@ import Glibc
 import BenchSupport
 import Foundation
 import Testing
+import TestSupport
 
 /// `swift-att peripheral` as a built binary on one Bumble virtual controller, Bumble's host
 /// as the central on another, reading back the whole database (`bumble_peer.py central
@@ -171,7 +172,7 @@ struct PeripheralDatabaseEndToEndTests {
     @Test func databaseFileIsServedAsWritten() async throws {
         let bench = try BumbleBench(controllers: 3)
         defer { bench.stop() }
-        let file = SwiftATTProcess.repositoryRoot.appendingPathComponent("Fixtures/gatt/sensor.json").path
+        let file = FixtureFiles.url("gatt/sensor.json").path
         let peripheral = try RunningPeripheral(["--database", file, "--transport", bench.transports[0], "--json"])
         defer { peripheral.stop() }
         let advertising = try await peripheral.json("advertising")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The built `swift-att` binary, run as a subprocess with files for its standard streams
 /// (no pipe can fill up and deadlock, however much it prints).
@@ -12,10 +13,6 @@ enum SwiftATTProcess {
         var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty }
         var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty }
     }
-
-    /// The repository root, from this file's path (Tests/CommandLineTests/…).
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Where the binary may be: `$SWIFT_ATT_BINARY`, next to the test bundle (the
     /// build directory, whatever `--scratch-path` or configuration), or the package's
@@ -33,8 +30,8 @@ enum SwiftATTProcess {
         for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
             urls.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("swift-att"))
         }
-        urls.append(repositoryRoot.appendingPathComponent(".build/debug/swift-att"))
-        urls.append(repositoryRoot.appendingPathComponent(".build/release/swift-att"))
+        urls.append(Repository.url(".build/debug/swift-att"))
+        urls.append(Repository.url(".build/release/swift-att"))
         return urls
     }
 

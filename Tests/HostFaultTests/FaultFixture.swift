@@ -1,9 +1,9 @@
 import SwiftATTAdvertising
-import BenchSupport
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHost
 import SwiftATTLoopback
+import TestSupport
 
 /// The database the fault tests attack, and small helpers they share.
 enum FaultFixture {
@@ -40,21 +40,6 @@ enum FaultFixture {
     static let advertisement: [UInt8] = [0x02, 0x01, 0x06]
 }
 
-struct NeverHappened: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "never happened: \(what)" }
-}
-
-/// Waits (checking every few milliseconds, up to `timeout`) until `condition` holds:
-/// for state another thread changes that has no event to await.
-func eventually(_ what: String, within timeout: Duration = .seconds(30), _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while await !condition() {
-        guard ContinuousClock.now < deadline else { throw NeverHappened(what: what) }
-        try await Task.sleep(for: .milliseconds(2))
-    }
-}
-
 /// The elements of `stream` up to and including the first that `isLast` accepts; throws
 /// when it does not come within `timeout`.
 func collect<S: AsyncSequence & Sendable>(
@@ -68,6 +53,6 @@ func collect<S: AsyncSequence & Sendable>(
         }
         return nil
     }
-    guard let collected else { throw NeverHappened(what: "the last element awaited") }
+    guard let collected else { throw TimedOut(what: "the last element awaited") }
     return collected
 }

@@ -1,11 +1,11 @@
 import SwiftATTPDU
-import BenchSupport
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTLoopback
 import Testing
+import TestSupport
 
 /// A controller that reports a Hardware Error (Core 5.4 Vol 4 Part E §7.7.16): the host
 /// fails everything pending with a typed error, forgets the links the controller lost,

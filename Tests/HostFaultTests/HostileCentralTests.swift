@@ -4,6 +4,7 @@ import SwiftATTGATT
 import SwiftATTHost
 import SwiftATTL2CAP
 import Testing
+import TestSupport
 
 /// A hostile central against the swift-att peripheral, end to end through the whole host:
 /// raw ACL from a `RawPeer` on the loopback link. Each test checks the answer the Core

@@ -5,6 +5,7 @@ import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTLoopback
 import Testing
+import TestSupport
 
 /// The link ends in the middle of a multi-request procedure (Core 5.4 Vol 3 Part G §4):
 /// a `RawPeer` peripheral answers the first request of a discovery, a long read, a long

@@ -4,6 +4,7 @@ import SwiftATTCore
 import SwiftATTHCI
 import SwiftATTHost
 import Testing
+import TestSupport
 import SwiftATTTransport
 
 /// swift-att against Bumble's own host: the bytes each side produces are read by an

@@ -1,6 +1,6 @@
-import BenchSupport
 import Foundation
 import SwiftATTHCI
+import TestSupport
 
 /// btsnoop files a test has its hosts write (`Controller.open(capturePath:)`), checked
 /// after the run; with SWIFT_ATT_UPDATE_FIXTURES=1 they are copied into Fixtures/hci.
@@ -59,7 +59,7 @@ struct CaptureFiles {
 
     func keepAsFixtures() {
         guard ProcessInfo.processInfo.environment["SWIFT_ATT_UPDATE_FIXTURES"] == "1" else { return }
-        let directory = BumbleBench.repositoryRoot.appendingPathComponent("Fixtures/hci")
+        let directory = FixtureFiles.url("hci")
         for (name, path) in zip(names, paths) {
             let target = directory.appendingPathComponent(name + ".btsnoop")
             try? FileManager.default.removeItem(at: target)

@@ -5,6 +5,7 @@ import SwiftATTGATT
 import SwiftATTHCI
 import SwiftATTHost
 import Testing
+import TestSupport
 import SwiftATTTransport
 
 /// swift-att's central role against swift-att's peripheral role on Bumble's radio.
@@ -45,13 +46,13 @@ import SwiftATTTransport
 
         let events = peripheral.events()
         let link = try await central.connect(byService.address)
-        let connected = try await firstPeripheralEvent(events) { event -> BluetoothAddress? in
+        let connected = try await first("the connection at the peripheral", in: events) { event -> BluetoothAddress? in
             if case let .connected(_, address) = event { return address }
             return nil
         }
         #expect(connected == central.info.randomAddress)
         try await link.disconnect()
-        let reason = try await firstPeripheralEvent(events) { event -> HCIStatus? in
+        let reason = try await first("the disconnection at the peripheral", in: events) { event -> HCIStatus? in
             if case let .disconnected(_, reason) = event { return reason }
             return nil
         }

@@ -4,6 +4,7 @@ import Foundation
 import SwiftATTGATT
 import SwiftATTHost
 import Synchronization
+import TestSupport
 
 /// Bumble's GATT client (Tests/bench/bumble_client.py) driven one step at a time: each
 /// step is a JSON line on its stdin, each answer a JSON line on its stdout, matched by

@@ -4,6 +4,7 @@ import SwiftATTCore
 import SwiftATTHCI
 import SwiftATTHost
 import Testing
+import TestSupport
 import SwiftATTTransport
 
 /// Two swift-att hosts on Bumble's linked virtual controllers: one advertises with data

@@ -7,6 +7,7 @@ import SwiftATTHCI
 import SwiftATTHost
 import Synchronization
 import Testing
+import TestSupport
 import SwiftATTTransport
 
 /// swift-att as a GATT peripheral, with Bumble's host as the central: discovery, reads,
@@ -64,7 +65,7 @@ import SwiftATTTransport
         _ = try await central.next("subscribed")
 
         // Wait for the subscription, then send three measurements (uint8 BPM format).
-        let subscribed = try await firstPeripheralEvent(events) { event -> Bool? in
+        let subscribed = try await first("the central's subscription to notifications", in: events) { event -> Bool? in
             if case let .subscriptionChanged(change) = event, change.configuration.contains(.notification) { return true }
             return nil
         }
@@ -80,17 +81,4 @@ import SwiftATTTransport
         _ = try await central.next("disconnected")
         await peripheral.close()
     }
-}
-
-/// The first value `match` extracts from a peripheral's events, within `timeout`.
-func firstPeripheralEvent<T: Sendable>(
-    _ events: AsyncStream<PeripheralEvent>, timeout: Duration = .seconds(10),
-    _ match: @escaping @Sendable (PeripheralEvent) -> T?
-) async throws -> T {
-    let found: T? = try await withTimeout(timeout) {
-        for await event in events { if let value = match(event) { return value } }
-        return nil
-    }
-    guard let found else { throw TimedOut(what: "a peripheral event") }
-    return found
 }

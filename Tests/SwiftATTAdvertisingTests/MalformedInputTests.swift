@@ -1,6 +1,7 @@
 import SwiftATTAdvertising
 import SwiftATTCore
 import Testing
+import TestSupport
 
 /// Bad lengths throw the typed error naming the structure's offset; nothing traps.
 @Suite("Malformed input")

@@ -5,16 +5,13 @@ import Foundation
 import SwiftATTGATT
 import Synchronization
 import Testing
+import TestSupport
 
 /// The example files in Fixtures/gatt/, parsed and served: every attribute where the
 /// README says it goes, values, permissions, and writes stored and reported.
 struct DatabaseFileFixtureTests {
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/gatt")
-
     static func text(_ name: String) throws -> String {
-        try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        try FixtureFiles.text("gatt/" + name)
     }
 
     final class Writes: Sendable {
@@ -124,8 +121,7 @@ struct DatabaseFileFixtureTests {
 
     /// The README's example is a file that works: its JSON block parses and builds.
     @Test func readmeExample() throws {
-        let readme = try String(contentsOf: Self.fixtures.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Repository.url("README.md"), encoding: .utf8)
         let section = try #require(readme.range(of: "### A GATT database in JSON"))
         let after = readme[section.upperBound...]
         let start = try #require(after.range(of: "```json\n"))

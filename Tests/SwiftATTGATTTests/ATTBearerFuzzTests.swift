@@ -1,6 +1,7 @@
 import SwiftATTPDU
 import SwiftATTGATT
 import Testing
+import TestSupport
 
 /// Seeded random inbound streams, mixed with our own requests, indications and the clock:
 /// the bearer never traps, answers each peer request at most once (exactly once when it
@@ -8,18 +9,6 @@ import Testing
 /// token exactly once, and never sends a PDU longer than ATT_MTU.
 @Suite struct ATTBearerFuzzTests {
     typealias F = ATTBearerFixture
-
-    /// SplitMix64: small, seedable, the same sequence on every platform.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1330_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Opcodes worth hitting often: every defined one plus a few undefined requests and commands.
     static let opcodes: [UInt8] = ATTOpcode.allDefined.map(\.rawValue) + [0x00, 0x3F, 0x14, 0x7F, 0xFF, 0x8A]
@@ -52,7 +41,7 @@ import Testing
 
     @Test(arguments: 1...24 as ClosedRange<UInt64>)
     func randomStreamsKeepTheRules(seed: UInt64) throws {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         var now = F.t0
         var bearer = F.Bearer(receiveMTU: 517, transactionTimeout: .seconds(30), queueLimit: 8)
         var pendingTokens: Set<Int> = []

@@ -2,6 +2,7 @@ import SwiftATTPDU
 import SwiftATTCore
 import SwiftATTGATT
 import Testing
+import TestSupport
 
 /// Servers that answer wrong: handles backwards or repeated, groups inside out, values
 /// of impossible lengths, empty lists, other requests' responses, endless long values,
@@ -231,24 +232,12 @@ struct GATTClientMaliciousServerTests {
             == .malformedResponse(.handleOutOfOrder(.findInformationResponse, handle: 0x0001, expectedAtLeast: 0x0009)))
     }
 
-    /// SplitMix64: a fixed sequence, so the fuzz is the same on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A random answer to `request`, mostly plausible so procedures get deep: an Error
     /// Response naming it now and then; otherwise its response with handles that mostly
     /// ascend from where the request starts (sometimes backwards, repeated or outside the
     /// range), declarations of allowed and disallowed lengths, echoes that are sometimes
     /// wrong, and values that are often a full ATT_MTU−1. `nil` when it would not decode.
-    static func randomAnswer(_ request: ATTPDU, _ random: inout Generator) -> ATTPDU? {
+    static func randomAnswer(_ request: ATTPDU, _ random: inout SplitMix64) -> ATTPDU? {
         func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &random) == 0 }
         func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) } }
         func handle(after start: UInt16) -> UInt16 {
@@ -347,7 +336,7 @@ struct GATTClientMaliciousServerTests {
 
     @Test("random answers of the right kind: every procedure ends, within its bound", arguments: 0..<8)
     func fuzz(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         for _ in 0..<200 {
             func run<P: GATTProcedure>(_ procedure: P) {
                 _ = Self.drive(procedure, limit: 140_000) { Self.randomAnswer($0, &random) }

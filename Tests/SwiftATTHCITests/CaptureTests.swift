@@ -1,6 +1,7 @@
 import SwiftATTCore
 @testable import SwiftATTHCI
 import Testing
+import TestSupport
 
 /// btsnoop reading and writing, and the real capture of Bumble's host start-up, GATT
 /// session and disconnection (Fixtures/captures/README.md).
@@ -51,7 +52,7 @@ struct CaptureTests {
     @Test("every HCI event decodes and re-encodes; every Command Complete's return parameters decode",
           arguments: allCaptures)
     func everyEventDecodes(_ file: String) throws {
-        let records = try BTSnoop.records(in: Fixtures.load(file))
+        let records = try BTSnoop.records(in: FixtureFiles.bytes(file))
         var events = 0
         for (i, r) in records.enumerated() where r.packetType == .event {
             events += 1
@@ -72,7 +73,7 @@ struct CaptureTests {
 
     @Test("every command has a name, decodes to its typed command and re-encodes", arguments: allCaptures)
     func everyCommandDecodes(_ file: String) throws {
-        for r in try BTSnoop.records(in: Fixtures.load(file)) where r.packetType == .command {
+        for r in try BTSnoop.records(in: FixtureFiles.bytes(file)) where r.packetType == .command {
             let packet = try HCICommandPacket(parsing: r.packet)
             let name = try #require(packet.opcode.name, "\(packet.opcode) has no name")
             let command = try #require(try packet.decodedCommand())
@@ -82,7 +83,7 @@ struct CaptureTests {
 
     @Test("Bumble's host start-up sequence, by name")
     func startUpSequence() throws {
-        let records = try BTSnoop.records(in: Fixtures.load(Self.capture))
+        let records = try BTSnoop.records(in: FixtureFiles.bytes(Self.capture))
         let names = try records.filter { $0.packetType == .command }.map { try HCICommandPacket(parsing: $0.packet).opcode.name }
         #expect(names == [
             "Reset", "Read Local Supported Commands", "Read Local Version Information", "LE Read Local Supported Features",
@@ -95,7 +96,7 @@ struct CaptureTests {
 
     @Test("the connection completes with the peer C0:5A:17:00:00:02 (random)")
     func connectionComplete() throws {
-        let records = try BTSnoop.records(in: Fixtures.load(Self.capture))
+        let records = try BTSnoop.records(in: FixtureFiles.bytes(Self.capture))
         var peers: [BluetoothAddress] = []
         for r in records where r.packetType == .event {
             switch try HCIEvent(parsing: r.packet) {
@@ -118,7 +119,7 @@ struct CaptureTests {
 
     @Test("the capture's controller: capability bits as BENCH.md describes them")
     func capabilities() throws {
-        let records = try BTSnoop.records(in: Fixtures.load(Self.capture))
+        let records = try BTSnoop.records(in: FixtureFiles.bytes(Self.capture))
         var commands: HCISupportedCommands?
         var features: LEFeatures?
         for r in records where r.packetType == .event {
@@ -206,12 +207,12 @@ extension LEFeatures {
 @Suite("Bumble scan/pair capture")
 struct ScanPairCaptureTests {
     static func events(_ role: String) throws -> [HCIEvent] {
-        try BTSnoop.records(in: Fixtures.load("hci/scan-pair-\(role).btsnoop"))
+        try BTSnoop.records(in: FixtureFiles.bytes("hci/scan-pair-\(role).btsnoop"))
             .filter { $0.packetType == .event }.map { try HCIEvent(parsing: $0.packet) }
     }
 
     static func commands(_ role: String) throws -> [any HCICommand] {
-        try BTSnoop.records(in: Fixtures.load("hci/scan-pair-\(role).btsnoop"))
+        try BTSnoop.records(in: FixtureFiles.bytes("hci/scan-pair-\(role).btsnoop"))
             .filter { $0.packetType == .command }
             .compactMap { try HCICommandPacket(parsing: $0.packet).decodedCommand() }
     }

@@ -1,6 +1,7 @@
 import SwiftATTCore
 @testable import SwiftATTHCI
 import Testing
+import TestSupport
 
 /// Seeded random input never traps: it decodes, or fails with a typed error. What
 /// decodes re-encodes to bytes that decode to the same value.

@@ -1,5 +1,6 @@
 import Testing
 import SwiftATTJSON
+import TestSupport
 
 @Suite("JSONValue.parse")
 struct JSONValueParseTests {

@@ -1,6 +1,7 @@
 import SwiftATTHCI
 import SwiftATTL2CAP
 import Testing
+import TestSupport
 
 /// L2CAP recombination and fragmentation (Core 5.4 Vol 3 Part A §7.2), including every
 /// malformed sequence a peer or controller can produce.
@@ -251,18 +252,5 @@ import Testing
         _ = r.push(ACLDataPacket(handle: 0x0041, packetBoundary: .firstNonFlushable, data: [0x08, 0x00, 0x04, 0x00, 0x1B][...]))
         #expect(r.wholeFrame(in: Self.notification[...]) == nil)
         #expect(r.push(try ACLDataPacket(parsing: Self.notification[...])).frame?.payload.count == 4)
-    }
-}
-
-/// A small deterministic generator for reproducible fuzz-style tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

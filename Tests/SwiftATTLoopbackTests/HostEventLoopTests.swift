@@ -1,13 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import BenchSupport
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHost
 import SwiftATTLoopback
 import Synchronization
 import Testing
+import TestSupport
 
 /// `HostEventLoop`: hosts that share one loop thread, and tasks that prefer it.
 @Suite struct HostEventLoopTests {

@@ -1,10 +1,10 @@
-import BenchSupport
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTLoopback
 import Testing
+import TestSupport
 
 /// Two swift-att hosts on a loopback link, through the public Host API: scanning,
 /// connecting, GATT procedures, notifications and disconnection, with no Python and no
@@ -148,7 +148,7 @@ import Testing
         let second = try await Central.start(transport: pair.link.addController().specification)
         let first = try await pair.connect()
         // Advertising resumed after the first connection (Readvertising.default).
-        let device = try #require(try await BenchSupport.first(second.scan(services: [LoopbackFixture.service])) { $0 })
+        let device = try #require(try await TestSupport.first(second.scan(services: [LoopbackFixture.service])) { $0 })
         let other = try await second.connect(device.address)
         #expect(first.handle != other.handle)
         #expect(pair.link.connectionCount == 2)

@@ -1,7 +1,7 @@
 @testable import SwiftATTHost
-import BenchSupport
 import SwiftATTGATT
 import Testing
+import TestSupport
 
 /// `NotificationChannel` fed by batches (`NotificationStaging`): order kept across
 /// batches, the oldest dropped a quarter of the limit at a time, nothing after the end.

@@ -1,10 +1,10 @@
-import BenchSupport
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTLoopback
 import Testing
+import TestSupport
 
 /// `GATTNotificationStream` and `Peripheral.updateValue` end to end over the loopback
 /// link: values a link delivered before it went down still reach the consumer, and a

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import SwiftATTPDU
 import SwiftATTPDUJSON
 

@@ -1,6 +1,7 @@
 import SwiftATTPDU
 import SwiftATTPDUJSON
 import Testing
+import TestSupport
 
 /// The `ATTJSON` target's JSON form of a PDU agrees with the hand-worked `fields` of every
 /// golden vector, both ways: `ATTPDU.json` prints them, `ATTPDU(json:)` encodes them.
@@ -28,7 +29,10 @@ struct ATTJSONAgreementTests {
     /// The fixture form as a `JSONValue`, for `ATTPDU(json:)`.
     static func jsonValue(_ f: FixtureJSON) -> JSONValue {
         switch f {
+        case .null: return .null
+        case let .bool(b): return .bool(b)
         case let .int(i): return .integer(i)
+        case let .double(d): return .double(d)
         case let .string(s): return .string(s)
         case let .array(a): return .array(a.map(jsonValue))
         case let .object(o): return .object(o.sorted { $0.key < $1.key }.map { JSONMember($0.key, jsonValue($0.value)) })

@@ -1,5 +1,6 @@
 import SwiftATTPDU
 import Testing
+import TestSupport
 
 /// Fixtures/att/vectors.json: every PDU type decodes to the fields worked out by hand
 /// from Core 5.4 Vol 3 Part F §3.4, and encodes back to exactly its bytes.

@@ -1,5 +1,6 @@
 import SwiftATTPDU
 import Testing
+import TestSupport
 
 /// Bytes that are not valid PDUs: the hand-worked table in Fixtures/att/malformed.json,
 /// every truncation and one-byte extension of every golden vector, and a seeded fuzz.
@@ -173,19 +174,6 @@ struct MalformedInputTests {
         }
     }
 
-    /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast and the same everywhere, so a
-    /// failing input is reproducible from the seed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func fuzzInput(_ rng: inout SplitMix64, golden: [[UInt8]]) -> [UInt8] {
         if Int.random(in: 0..<2, using: &rng) == 0, let seed = golden.randomElement(using: &rng) {
             // Mutate a valid PDU: the structure is close enough that many decode.
@@ -233,7 +221,7 @@ struct MalformedInputTests {
 
     @Test("200 000 seeded pseudo-random inputs: never a trap, every decode re-encodes to its input")
     func seededFuzz() {
-        var rng = SplitMix64(state: 0x5EED_0A77_0000_0001)
+        var rng = SplitMix64(seed: 0x5EED_0A77_0000_0001)
         let golden = GoldenVector.all.map(\.bytes)
         var decodedOpcodes = Set<UInt8>()
         var errorKinds = Set<String>()

@@ -1,62 +1,11 @@
 import SwiftATTAdvertising
 import SwiftATTCore
-import Foundation
+import TestSupport
 
-/// A JSON value as the fixture files hold it.
-enum FixtureJSON: Hashable, Sendable, Decodable, CustomStringConvertible {
-    case bool(Bool)
-    case int(Int)
-    case double(Double)
-    case string(String)
-    case array([FixtureJSON])
-    case object([String: FixtureJSON])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let i = try? c.decode(Int.self) {
-            self = .int(i)
-        } else if let d = try? c.decode(Double.self) {
-            self = .double(d)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([FixtureJSON].self) {
-            self = .array(a)
-        } else {
-            self = .object(try c.decode([String: FixtureJSON].self))
-        }
-    }
-
-    var int: Int? { if case let .int(i) = self { i } else { nil } }
-    var string: String? { if case let .string(s) = self { s } else { nil } }
-    var array: [FixtureJSON]? { if case let .array(a) = self { a } else { nil } }
-    var object: [String: FixtureJSON]? { if case let .object(o) = self { o } else { nil } }
-
-    var description: String {
-        switch self {
-        case let .bool(b): return String(b)
-        case let .int(i): return String(i)
-        case let .double(d): return String(d)
-        case let .string(s): return "\"\(s)\""
-        case let .array(a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
-        case let .object(o):
-            return "{" + o.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
-        }
-    }
-}
-
-/// `Fixtures/advertising/`, found from this file's path so tests run from any directory.
+/// The tables in `Fixtures/advertising/`.
 enum AdvertisingFixtures {
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // AdvertisingTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("Fixtures/advertising")
-
     static func load<T: Decodable>(_ name: String, as: T.Type) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(contentsOf: directory.appendingPathComponent(name)))
+        try FixtureFiles.decode(T.self, from: "advertising/" + name)
     }
 }
 
@@ -208,22 +157,5 @@ enum ADFields {
         case let .eid(f):
             return .object(["frame": "eid", "txPower": .int(Int(f.txPower)), "identifier": .string(Hex.encode(f.identifier))])
         }
-    }
-}
-
-extension FixtureJSON: ExpressibleByStringLiteral {
-    init(stringLiteral value: String) { self = .string(value) }
-}
-
-/// SplitMix64: a small, seeded generator so fuzz runs are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

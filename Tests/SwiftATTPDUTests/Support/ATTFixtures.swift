@@ -1,69 +1,24 @@
 import SwiftATTPDU
-import Foundation
 import Testing
+import TestSupport
 
-/// A JSON value as the fixture files hold it: integers, strings, arrays, objects.
-///
-/// Test-only and deliberately independent of the `ATTJSON` target, so the golden vectors
-/// check the codec against a second, separately written reading of the README's form.
-enum FixtureJSON: Hashable, Sendable, Decodable, CustomStringConvertible {
-    case int(Int)
-    case string(String)
-    case array([FixtureJSON])
-    case object([String: FixtureJSON])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if let i = try? c.decode(Int.self) {
-            self = .int(i)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([FixtureJSON].self) {
-            self = .array(a)
-        } else {
-            self = .object(try c.decode([String: FixtureJSON].self))
-        }
-    }
-
-    var int: Int? { if case let .int(i) = self { i } else { nil } }
-    var string: String? { if case let .string(s) = self { s } else { nil } }
-    var array: [FixtureJSON]? { if case let .array(a) = self { a } else { nil } }
-    var object: [String: FixtureJSON]? { if case let .object(o) = self { o } else { nil } }
-
+extension FixtureJSON {
     /// The same value without informational `…Name` keys (the README: printed for people,
     /// ignored by `encode`), at every depth.
     var withoutInformationalNames: FixtureJSON {
         switch self {
-        case .int, .string: return self
+        case .null, .bool, .int, .double, .string: return self
         case let .array(a): return .array(a.map(\.withoutInformationalNames))
         case let .object(o):
             return .object(o.filter { !$0.key.hasSuffix("Name") }.mapValues(\.withoutInformationalNames))
         }
     }
-
-    var description: String {
-        switch self {
-        case let .int(i): return String(i)
-        case let .string(s): return "\"\(s)\""
-        case let .array(a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
-        case let .object(o):
-            return "{" + o.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
-        }
-    }
 }
 
-/// `Fixtures/att/`, found from this file's path so tests run from any directory.
+/// The tables in `Fixtures/att/`.
 enum ATTFixtures {
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // ATTTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("Fixtures/att")
-
     static func load<T: Decodable>(_ file: String, as type: T.Type) throws -> T {
-        let data = try Data(contentsOf: directory.appendingPathComponent(file))
-        return try JSONDecoder().decode(T.self, from: data)
+        try FixtureFiles.decode(T.self, from: "att/" + file)
     }
 
     /// Bytes from the fixtures' lowercase hex, which the vectors guarantee is well formed

@@ -1,4 +1,5 @@
 import SwiftATTPDU
+import TestSupport
 
 /// The README's JSON form of a PDU, read from the decoded PDU's typed properties, and
 /// a PDU built back from that form through the public initialisers.
