@@ -79,13 +79,21 @@ import TestSupport
         let prepare = [0x16] + le(setting) + le(0) + [0xAB, 0xCD]
         #expect(try await raw.request(prepare) == [0x17] + prepare.dropFirst())
         #expect(try await raw.request([0x12] + le(cccd) + [0x01, 0x00]) == [0x13])
+        // Subscribed before the next call on the peripheral's loop, which runs after the
+        // subscription (its jobs run in order): in place before the disconnection comes.
+        let events = target.peripheral.events()
         #expect(await target.peripheral.prepareQueueUsage(on: target.connection) == .init(writes: 1, octets: 2))
 
         try await raw.expectSuccess(Disconnect(connectionHandle: target.connection).packet)
         _ = try await raw.disconnection()
-        try await eventually("the server forgets the link") {
-            await target.peripheral.prepareQueueUsage(on: target.connection) == nil
+        // The host tells its GATT server before it reports the disconnection, in the same
+        // turn of its loop: once the event is out, the server has forgotten the link.
+        let connection = target.connection
+        _ = try await first("the disconnection at the peripheral", in: events) { event -> Bool? in
+            if case let .disconnected(handle, _) = event, handle == connection { return true }
+            return nil
         }
+        #expect(await target.peripheral.prepareQueueUsage(on: target.connection) == nil)
 
         // The peripheral advertises again (its default re-advertising policy).
         let again = try await raw.connect(to: target.peripheral.info.randomAddress)

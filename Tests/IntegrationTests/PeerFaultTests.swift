@@ -45,12 +45,19 @@ import SwiftATTTransport
         defer { server.stop(); bench.stop() }
         let hangs = try #require(database.characteristics(uuid: Self.hangs).first)
         let measurement = try #require(database.characteristics(uuid: BluetoothUUID(0x2A37)).first)
+        let long = try #require(database.characteristics(uuid: PeerTests.test(2)).first)
         let values = try await peer.notifications(of: measurement)
-        // One request the server sits on, and two procedures queued behind it.
-        let read = Task { try await peer.read(hangs) }
-        let discovery = Task { try await peer.discoverDatabase() }
-        let write = Task { try await peer.write(Array(repeating: 7, count: 300), to: try #require(database.characteristics(uuid: PeerTests.test(2)).first)) }
-        try await Task.sleep(for: .milliseconds(200))
+        // One request the server sits on, and two procedures queued behind it. Each
+        // Task.immediate runs its call up to its first suspension, which comes after the
+        // procedure is handed to the loop: when it returns, the call is queued, in order.
+        // (The write is queued through `run`: `write` asks the loop for ATT_MTU first,
+        // so it would not be queued yet when its task returned.)
+        let read = Task.immediate { try await peer.read(hangs) }
+        let discovery = Task.immediate { try await peer.discoverDatabase() }
+        let write = Task.immediate {
+            try await peer.run { mtu in GATTClient.WriteLongCharacteristicValues(handle: long.valueHandle, value: Array(repeating: 7, count: 300), mtu: mtu) }
+        }
+        _ = try await server.next("read-held")
         let started = ContinuousClock.now
         server.send("disconnect")
         let reason = ATTBearerError.DisconnectReason(code: 0x13, name: HCIStatus(0x13).name)
@@ -71,7 +78,7 @@ import SwiftATTTransport
         defer { server.stop() }
         let hangs = try #require(database.characteristics(uuid: Self.hangs).first)
         let read = Task { try await peer.read(hangs) }
-        try await Task.sleep(for: .milliseconds(200))
+        _ = try await server.next("read-held")   // the read is outstanding at the server
         bench.stop()   // the controllers' process is gone: the transport hits EOF
         do {
             _ = try await read.value

@@ -171,12 +171,15 @@ import SwiftATTTransport
         // A discovery cancelled before it starts, and one cancelled while it runs (a
         // whole-database discovery takes dozens of round trips through Bumble's Python):
         // both fail with .cancelled, and the link still serves the next call.
-        for delay in [Duration.zero, .milliseconds(2)] {
-            let discovery = Task { try await peer.discoverDatabase() }
-            if delay > .zero { try await Task.sleep(for: delay) }
-            discovery.cancel()
-            await #expect(throws: GATTClientError.cancelled) { _ = try await discovery.value }
-        }
+        let early = Task { try await peer.discoverDatabase() }
+        early.cancel()
+        await #expect(throws: GATTClientError.cancelled) { _ = try await early.value }
+        // Task.immediate returns once the discovery is handed to the loop; the link is
+        // idle, so the loop starts it (its first request goes out) before it takes the
+        // cancellation, which is queued after it.
+        let running = Task.immediate { try await peer.discoverDatabase() }
+        running.cancel()
+        await #expect(throws: GATTClientError.cancelled) { _ = try await running.value }
         let services = try await peer.discoverServices([BluetoothUUID(0x180D)])
         #expect(services.map(\.uuid) == [BluetoothUUID(0x180D)])
         await s.central.close()

@@ -3,6 +3,7 @@ import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTLoopback
 import Testing
+import TestSupport
 
 /// `Central.connect` to a device that never answers: the attempt ends by timeout or by
 /// the caller's cancellation, and either way the controller is told to stop trying
@@ -26,10 +27,10 @@ import Testing
         let controller = link.addController()
         let central = try await Central.start(transport: controller.specification)
         let attempt = Task { try await central.connect(Self.absent, timeout: .seconds(60)) }
-        // Cancel once the attempt is with the controller.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while controller.commandCount(LECreateConnection.opcode) == 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        // Cancel once the attempt is with the controller. Nothing announces a command's
+        // arrival at a loopback controller, so its count is watched.
+        try await eventually("LE Create Connection at the controller", within: .seconds(5)) {
+            controller.commandCount(LECreateConnection.opcode) > 0
         }
         #expect(controller.commandCount(LECreateConnection.opcode) == 1)
         attempt.cancel()

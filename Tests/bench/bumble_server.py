@@ -12,7 +12,8 @@ Serves, besides Bumble's GAP and GATT services (Service Changed, Database Hash):
     that is never answered.
 Advertises the name and 180D. With --notify-ms N it notifies a heart-rate value every N ms
 once a central subscribes to 2A37. Reports JSON lines on stdout: ready, connected, mtu,
-written (uuid, value), subscribed (uuid, notify, indicate), disconnected. Commands on
+written (uuid, value), subscribed (uuid, notify, indicate), read-held (a read of 5A7E0007
+arrived and will not be answered), disconnected. Commands on
 stdin, one per line: "notify HEX" (2A37), "indicate HEX" (5A7E0004),
 "add-service" (adds a service 5A7E1001 with one characteristic and indicates
 Service Changed for its range), "disconnect", "quit".
@@ -70,7 +71,9 @@ def build(device):
                                CharacteristicValue(read=lambda connection: b'read only', write=refuse),
                                descriptors=[Descriptor('2901', Descriptor.READABLE, b'A read-only value')])
     async def never(connection):
-        # A server that does not answer: the read request waits for ever.
+        # A server that does not answer: the read request waits for ever. Said on stdout,
+        # so a test knows its request is outstanding here before it acts on the link.
+        emit(event='read-held')
         await asyncio.Event().wait()
 
     hangs = Characteristic(TEST.format(7), Characteristic.Properties.READ, Characteristic.READABLE,
