@@ -5,6 +5,7 @@ import BenchSupport
 import Foundation
 import PseudoTerminal
 import Testing
+import TestSupport
 
 /// `swift-att bridge` between a Bumble virtual controller and a second endpoint, checked
 /// by talking HCI through it. (vhci, which needs a kernel with Bluetooth, is exercised by
@@ -17,21 +18,20 @@ struct BridgeCommandTests {
         let bench = try BumbleBench(controllers: 1)
         defer { bench.stop() }
         let port = BumbleBench.freePorts(1)[0]
-        let bridge = try BackgroundProcess(["bridge", bench.transports[0], "tcp-server:127.0.0.1:\(port)"])
+        let bridge = try RunningSwiftATT([bench.transports[0], "tcp-server:127.0.0.1:\(port)"], command: "bridge", errorsInOutput: true)
         defer { bridge.stop() }
+        // The bridge prints nothing until a client is accepted: the kernel's socket table
+        // says when it listens.
+        try await eventually("swift-att bridge to listen on 127.0.0.1:\(port)") { isListening(port: port) }
 
-        var info = try await SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
-        for _ in 0..<50 where info.status == 3 && info.stderr.contains("ECONNREFUSED") {
-            try await Task.sleep(for: .milliseconds(100))  // the bridge is still starting to listen
-            info = try await SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
-        }
+        let info = try await SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("Public address:  F0:F0:F0:F0:00:01"))
         #expect(info.stdoutLines.last?.hasPrefix("HCI round trip: median ") == true)
         #expect(info.stdoutLines.last?.hasSuffix(" over 20 Read BD_ADDR") == true)
 
-        let status = try await bridge.wait(seconds: 10)
-        let lines = bridge.output.split(separator: "\n").map(String.init)
+        let status = try await bridge.exitStatus(timeout: .seconds(10), after: "its client left")
+        let lines = bridge.lines
         #expect(lines.first == "bridge: \(bench.transports[0]) <-> tcp-server:127.0.0.1:\(port)")
         // 20 timed commands and the start-up sequence went one way; as many answers came back.
         // The counts on standard output, then the reason on standard error.
@@ -54,9 +54,9 @@ struct BridgeCommandTests {
         try #require(master >= 0)
         defer { close(master) }
         let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let bridge = try BackgroundProcess(["bridge", "serial:\(path)@1000000", bench.transports[0]])
+        let bridge = try RunningSwiftATT(["serial:\(path)@1000000", bench.transports[0]], command: "bridge", errorsInOutput: true)
         defer { bridge.stop() }
-        try #require(try await bridge.waitForOutput("bridge: serial:\(path)@1000000 <-> \(bench.transports[0])"))
+        try await bridge.line(timeout: .seconds(10)) { $0 == "bridge: serial:\(path)@1000000 <-> \(bench.transports[0])" }
 
         let reset: [UInt8] = [0x01, 0x03, 0x0C, 0x00]
         #expect(write(master, reset, reset.count) == reset.count)
@@ -72,8 +72,8 @@ struct BridgeCommandTests {
         #expect(answer == [0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])
 
         kill(bridge.process.processIdentifier, SIGTERM)
-        #expect(try await bridge.wait(seconds: 5) == 0)
-        #expect(bridge.output.hasSuffix("bridge: stopped (SIGTERM): 1 packets serial:\(path)@1000000 -> \(bench.transports[0]), 1 packets \(bench.transports[0]) -> serial:\(path)@1000000\n"))
+        #expect(try await bridge.exitStatus(timeout: .seconds(5), after: "SIGTERM") == 0)
+        #expect(bridge.printed.hasSuffix("bridge: stopped (SIGTERM): 1 packets serial:\(path)@1000000 -> \(bench.transports[0]), 1 packets \(bench.transports[0]) -> serial:\(path)@1000000\n"))
     }
 
     @Test func usageErrors() async throws {
@@ -95,46 +95,15 @@ struct BridgeCommandTests {
     }
 }
 
-/// swift-att running in the background with its standard output collected in a file.
-final class BackgroundProcess {
-    let process = Process()
-    private let outputURL: URL
-
-    init(_ arguments: [String]) throws {
-        guard let binary = SwiftATTProcess.binary else {
-            throw SwiftATTProcess.BinaryNotFound(searched: SwiftATTProcess.candidates.map(\.path))
+/// Whether a TCP socket listens on `port` (any local address), as /proc/net/tcp and
+/// /proc/net/tcp6 list them: state 0A is LISTEN, the port is the local address's hex tail.
+func isListening(port: UInt16) -> Bool {
+    let suffix = ":" + String(format: "%04X", port)
+    return ["/proc/net/tcp", "/proc/net/tcp6"].contains { table in
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { return false }
+        return text.split(separator: "\n").dropFirst().contains { row in
+            let columns = row.split(separator: " ")
+            return columns.count > 3 && columns[1].hasSuffix(suffix) && columns[3] == "0A"
         }
-        outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-bg-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        process.executableURL = binary
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = process.standardOutput
-        try process.run()
-    }
-
-    var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
-
-    /// Waits up to 10 s for a line; false if it never came.
-    func waitForOutput(_ line: String) async throws -> Bool {
-        for _ in 0..<100 {
-            if output.split(separator: "\n").contains(Substring(line)) { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
-
-    /// The exit status, waiting up to `seconds`; the process is killed past that.
-    func wait(seconds: Int) async throws -> Int32 {
-        for _ in 0..<(seconds * 20) where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { stop() }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        try? FileManager.default.removeItem(at: outputURL)
     }
 }

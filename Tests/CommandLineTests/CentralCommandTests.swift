@@ -1,7 +1,6 @@
 import BenchSupport
 import Foundation
 import Testing
-import TestSupport
 
 /// `swift-att central` run as a binary on one of Bumble's virtual controllers: against
 /// Bumble's own GATT server (Tests/bench/bumble_server.py), and against `swift-att
@@ -87,7 +86,7 @@ struct CentralCommandTests {
         let (bench, server, transport) = try await Self.bumbleServer()
         defer { server.stop(); bench.stop() }
 
-        let subscriber = try RunningPeripheral(["subscribe", "bumble", "2A37", "--count", "3", "--json", "--transport", transport], command: "central")
+        let subscriber = try RunningSwiftATT(["subscribe", "bumble", "2A37", "--count", "3", "--json", "--transport", transport], command: "central")
         defer { subscriber.stop() }
         _ = try await server.next("subscribed") { $0["uuid"] as? String == "2A37" && $0["notify"] as? Bool == true }
         // uint8 72 bpm; uint16 300 bpm with contact; uint8 with energy and two RR-intervals.
@@ -104,7 +103,7 @@ struct CentralCommandTests {
         _ = try await server.next("subscribed") { $0["uuid"] as? String == "2A37" && $0["notify"] as? Bool == false }
 
         // Seed 002 as a ready command: control point reset, sensor location, BPM.
-        let monitor = try RunningPeripheral(["heart-rate", "--count", "2", "--json", "--transport", transport], command: "central")
+        let monitor = try RunningSwiftATT(["heart-rate", "--count", "2", "--json", "--transport", transport], command: "central")
         defer { monitor.stop() }
         #expect(try await server.next("written") { $0["uuid"] as? String == "2A39" }["value"] as? String == "01")
         #expect(try await monitor.json("body-sensor-location")["location"] as? String == "Chest")
@@ -121,8 +120,8 @@ struct CentralCommandTests {
     // MARK: Against swift-att peripheral, profile by profile
 
     /// `swift-att peripheral <profile>` on controller 0, advertising.
-    static func peripheral(_ bench: BumbleBench, _ arguments: [String]) async throws -> RunningPeripheral {
-        let peripheral = try RunningPeripheral(arguments + ["--transport", bench.transports[0], "--json"])
+    static func peripheral(_ bench: BumbleBench, _ arguments: [String]) async throws -> RunningSwiftATT {
+        let peripheral = try RunningSwiftATT(arguments + ["--transport", bench.transports[0], "--json"])
         _ = try await peripheral.json("advertising")
         return peripheral
     }
@@ -136,7 +135,7 @@ struct CentralCommandTests {
         do {
             let peripheral = try await Self.peripheral(bench, ["heart-rate", "--interval", "100"])
             defer { peripheral.stop() }
-            let central = try RunningPeripheral(["heart-rate", "--count", "4", "--json", "--transport", transport], command: "central")
+            let central = try RunningSwiftATT(["heart-rate", "--count", "4", "--json", "--transport", transport], command: "central")
             defer { central.stop() }
             #expect(try await central.json("body-sensor-location")["location"] as? String == "Chest")
             var received: [Int] = []
@@ -170,7 +169,7 @@ struct CentralCommandTests {
         do {
             let peripheral = try await Self.peripheral(bench, ["hc08"])
             defer { peripheral.stop() }
-            let central = try RunningPeripheral(["hc08", "--send", "Hello from swift-att", "--count", "1", "--json", "--transport", transport], command: "central")
+            let central = try RunningSwiftATT(["hc08", "--send", "Hello from swift-att", "--count", "1", "--json", "--transport", transport], command: "central")
             defer { central.stop() }
             #expect(try await peripheral.json("received")["text"] as? String == "Hello from swift-att")
             _ = try await peripheral.json("subscribed") { $0["uuid"] as? String == "FFE1" }
@@ -196,7 +195,7 @@ struct CentralCommandTests {
     @Test func interactiveShell() async throws {
         let (bench, server, transport) = try await Self.bumbleServer()
         defer { server.stop(); bench.stop() }
-        let shell = try RunningPeripheral(["shell", "--json", "--transport", transport], command: "central")
+        let shell = try RunningSwiftATT(["shell", "--json", "--transport", transport], command: "central")
         defer { shell.stop() }
         shell.write("connect bumble\n")
         #expect(try await shell.json("connected")["mtu"] as? Int == 517)
@@ -228,17 +227,5 @@ struct CentralCommandTests {
         #expect(help.status == 0)
         #expect(help.stdout.contains("heart-rate   A heart-rate monitor (service 180D)"))
         #expect(help.stdout.contains("--send TEXT       hc08: a line to send first"))
-    }
-}
-
-extension RunningPeripheral {
-    /// The exit status once the process ends by itself (bounded).
-    func exitStatus(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: "swift-att to exit (stderr: \(standardError))") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return process.terminationStatus
     }
 }

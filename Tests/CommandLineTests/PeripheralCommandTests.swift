@@ -1,12 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BenchSupport
-import Dispatch
 import Foundation
-import Synchronization
 import Testing
-import TestSupport
 
 /// `swift-att peripheral` run as a binary on one of Bumble's virtual controllers, with a
 /// Bumble host as the central on the other (Tests/bench/bumble_peer.py `central`): the
@@ -18,7 +12,7 @@ struct PeripheralCommandTests {
     @Test func heartRate() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let peripheral = try RunningPeripheral(["heart-rate", "--transport", bench.transports[0], "--interval", "100", "--json"])
+        let peripheral = try RunningSwiftATT(["heart-rate", "--transport", bench.transports[0], "--interval", "100", "--json"])
         defer { peripheral.stop() }
         let advertising = try await peripheral.json("advertising")
         let address = try #require(advertising["address"] as? String)
@@ -75,7 +69,7 @@ struct PeripheralCommandTests {
         let bench = try BumbleBench(controllers: 1)
         defer { bench.stop() }
         let transport = bench.transports[0]
-        let peripheral = try RunningPeripheral(["heart-rate", "--transport", transport, "--interval", "100", "--json"])
+        let peripheral = try RunningSwiftATT(["heart-rate", "--transport", transport, "--interval", "100", "--json"])
         defer { peripheral.stop() }
         _ = try await peripheral.json("advertising")
         bench.stop()
@@ -92,7 +86,7 @@ struct PeripheralCommandTests {
         defer { bench.stop() }
         // Long enough for many chunks, with characters split across chunk boundaries.
         let text = (1...40).map { "Chunk line \($0): naïve café — ünïcödé ✓." }.joined(separator: " ")
-        let peripheral = try RunningPeripheral(["transfer", "--transport", bench.transports[0], "--text", text])
+        let peripheral = try RunningSwiftATT(["transfer", "--transport", bench.transports[0], "--text", text])
         defer { peripheral.stop() }
         let address = try await peripheral.advertisedAddress()
 
@@ -135,7 +129,7 @@ struct PeripheralCommandTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-transfer-\(UUID().uuidString).txt")
         try Data(text.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let peripheral = try RunningPeripheral(["transfer", "--transport", bench.transports[0], "--file", file.path, "--json"])
+        let peripheral = try RunningSwiftATT(["transfer", "--transport", bench.transports[0], "--file", file.path, "--json"])
         defer { peripheral.stop() }
         let address = try #require(try await peripheral.json("advertising")["address"] as? String)
 
@@ -170,7 +164,7 @@ struct PeripheralCommandTests {
     @Test func hc08() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let peripheral = try RunningPeripheral(["hc08", "--transport", bench.transports[0], "--json"])
+        let peripheral = try RunningSwiftATT(["hc08", "--transport", bench.transports[0], "--json"])
         defer { peripheral.stop() }
         let address = try #require(try await peripheral.json("advertising")["address"] as? String)
 
@@ -200,7 +194,7 @@ struct PeripheralCommandTests {
     @Test func light() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let peripheral = try RunningPeripheral(["light", "--transport", bench.transports[0], "--name", "Lights"])
+        let peripheral = try RunningSwiftATT(["light", "--transport", bench.transports[0], "--name", "Lights"])
         defer { peripheral.stop() }
         let address = try await peripheral.advertisedAddress()
         #expect(peripheral.lines.first?.hasPrefix("light: advertising \"Lights\" as ") == true)
@@ -279,166 +273,4 @@ struct PeripheralCommandTests {
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
-}
-
-/// A running `swift-att peripheral`: standard input and output are pipes; a thread reads
-/// every line it prints as it comes (so a chatty transfer never blocks on a full pipe),
-/// and waits for one are bounded.
-final class RunningPeripheral {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let errorURL: URL
-    private let received = Received()
-    /// How many lines `json(_:after:)` has consumed.
-    private var cursor = 0
-
-    /// What the reading thread has collected.
-    final class Received: Sendable {
-        struct State {
-            var lines: [String] = []
-            var partial: [UInt8] = []
-            var ended = false
-        }
-        let state = Mutex(State())
-    }
-
-    /// Runs `swift-att <command> arguments…` (`peripheral` unless told otherwise).
-    init(_ arguments: [String], command: String = "peripheral") throws {
-        guard let binary = SwiftATTProcess.binary else {
-            throw SwiftATTProcess.BinaryNotFound(searched: SwiftATTProcess.candidates.map(\.path))
-        }
-        errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-peripheral-\(UUID().uuidString).stderr")
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        process.executableURL = binary
-        process.arguments = [command] + arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        let fd = output.fileHandleForReading.fileDescriptor
-        let received = self.received
-        Thread.detachNewThread {
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                received.state.withLock { s in
-                    if n <= 0 {
-                        s.ended = true
-                        return
-                    }
-                    s.partial += chunk[..<n]
-                    while let newline = s.partial.firstIndex(of: 0x0A) {
-                        s.lines.append(String(decoding: s.partial[..<newline], as: UTF8.self))
-                        s.partial.removeSubrange(...newline)
-                    }
-                }
-                if n <= 0 { return }
-            }
-        }
-    }
-
-    /// Every line printed so far.
-    var lines: [String] { received.state.withLock { $0.lines } }
-
-    var standardError: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
-
-    /// The first line, among all printed so far and those to come, that `match` accepts.
-    @discardableResult
-    func line(timeout: Duration = .seconds(15), _ match: (String) -> Bool) async throws -> String {
-        var checked = 0
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let seen = lines
-            while checked < seen.count {
-                if match(seen[checked]) { return seen[checked] }
-                checked += 1
-            }
-            try await waitForMore(seen.count, until: deadline)
-        }
-    }
-
-    /// The first JSON line whose "event" is `event` and that `match` accepts; with
-    /// `after`, only lines after the last one this returned count.
-    func json(_ event: String, after: Bool = false, timeout: Duration = .seconds(15),
-              where match: ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any] {
-        var checked = after ? cursor : 0
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let seen = lines
-            while checked < seen.count {
-                let index = checked
-                checked += 1
-                guard let object = try? JSONSerialization.jsonObject(with: Data(seen[index].utf8)) as? [String: Any],
-                      object["event"] as? String == event, match(object) else { continue }
-                cursor = max(cursor, index + 1)
-                return object
-            }
-            try await waitForMore(seen.count, until: deadline)
-        }
-    }
-
-    /// The address the human-readable "advertising" line names.
-    func advertisedAddress() async throws -> String {
-        let line = try await line { $0.contains(": advertising ") }
-        guard let range = line.range(of: " as ") else { throw TimedOut(what: "an address in '\(line)'") }
-        return String(line[range.upperBound...].prefix { $0 != " " })
-    }
-
-    func write(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
-    }
-
-    /// SIGINT, then the exit status once standard output has ended (bounded).
-    func interrupt(timeout: Duration = .seconds(10)) async throws -> Int32 {
-        kill(process.processIdentifier, SIGINT)
-        return try await exitStatus(timeout: timeout, after: "SIGINT")
-    }
-
-    /// The exit status once the process has ended by itself (bounded).
-    func exitStatus(timeout: Duration = .seconds(10), after cause: String = "its end") async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        // Until standard output closes (the process is exiting), then until it is reaped.
-        while !received.state.withLock({ $0.ended }) || process.isRunning {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: "swift-att to exit after \(cause)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return process.terminationStatus
-    }
-
-    /// Standard output ended: the process exited (or is exiting).
-    struct EndOfOutput: Error, CustomStringConvertible {
-        let lines: [String]
-        let stderr: String
-        var description: String { "swift-att peripheral exited; last lines \(lines.suffix(5)), stderr: \(stderr)" }
-    }
-
-    /// Returns once there are more than `count` lines; throws at the deadline or when
-    /// the output ended. Looks every 10 ms: a sleeping task holds no thread, where a
-    /// blocking wait would hold one of the cooperative pool's few.
-    private func waitForMore(_ count: Int, until deadline: ContinuousClock.Instant) async throws {
-        while true {
-            let (now, ended) = received.state.withLock { ($0.lines.count, $0.ended) }
-            if now > count { return }
-            if ended { throw EndOfOutput(lines: lines, stderr: standardError) }
-            let remaining = deadline - .now
-            guard remaining > .zero else {
-                throw TimedOut(what: "swift-att peripheral output (so far: \(lines.suffix(5)); stderr: \(standardError))")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    /// Ends the process if a test left it running.
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: errorURL)
-    }
-
-    deinit { stop() }
 }

@@ -23,7 +23,7 @@ struct PeripheralDatabaseEndToEndTests {
     @Test func heartRateMonitorWithBatteryAndDeviceInformation() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let peripheral = try RunningPeripheral([
+        let peripheral = try RunningSwiftATT([
             "heart-rate", "--transport", bench.transports[0], "--interval", "100", "--json", "--battery", "--level", "77",
             "--drain", "0", "--device-information", "--model", "HRM-7", "--serial", "SN-0007", "--pnp-id", "usb:1d6b:0246:0542",
         ])
@@ -73,7 +73,7 @@ struct PeripheralDatabaseEndToEndTests {
         defer { bench.stop() }
         let text = (1...120).map { "line \($0): ünïcödé ✓" }.joined(separator: "\n")
         let count = text.utf8.count
-        let peripheral = try RunningPeripheral(["transfer", "--transport", bench.transports[0], "--text", text, "--json"])
+        let peripheral = try RunningSwiftATT(["transfer", "--transport", bench.transports[0], "--text", text, "--json"])
         defer { peripheral.stop() }
         let address = try #require(try await peripheral.json("advertising")["address"] as? String)
         let central = try BumblePeer(bench: bench, controller: 1, address: "C0:B0:00:00:00:52", arguments: [
@@ -102,7 +102,7 @@ struct PeripheralDatabaseEndToEndTests {
     @Test func batteryLevelIsReadSetAndDrained() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let peripheral = try RunningPeripheral(["battery", "--transport", bench.transports[0], "--level", "42", "--drain", "300", "--json"])
+        let peripheral = try RunningSwiftATT(["battery", "--transport", bench.transports[0], "--level", "42", "--drain", "300", "--json"])
         defer { peripheral.stop() }
         let advertising = try await peripheral.json("advertising")
         #expect(advertising["service"] as? String == "180F")
@@ -139,7 +139,7 @@ struct PeripheralDatabaseEndToEndTests {
     @Test func deviceInformationServesTheGivenValues() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let peripheral = try RunningPeripheral([
+        let peripheral = try RunningSwiftATT([
             "device-information", "--transport", bench.transports[0], "--manufacturer", "Acme Sensors", "--model", "",
             "--firmware-revision", "fw 2.0", "--system-id", "0102030405060708", "--pnp-id", "bluetooth:ffff:0042:0100",
         ])
@@ -173,7 +173,7 @@ struct PeripheralDatabaseEndToEndTests {
         let bench = try BumbleBench(controllers: 3)
         defer { bench.stop() }
         let file = FixtureFiles.url("gatt/sensor.json").path
-        let peripheral = try RunningPeripheral(["--database", file, "--transport", bench.transports[0], "--json"])
+        let peripheral = try RunningSwiftATT(["--database", file, "--transport", bench.transports[0], "--json"])
         defer { peripheral.stop() }
         let advertising = try await peripheral.json("advertising")
         #expect(advertising["name"] as? String == "swift-att Sensor")

@@ -3,7 +3,6 @@ import SwiftATTCore
 import Foundation
 import SwiftATTGATT
 import SwiftATTHost
-import Synchronization
 import TestSupport
 
 /// Bumble's GATT client (Tests/bench/bumble_client.py) driven one step at a time: each
@@ -89,42 +88,26 @@ extension [String: Any] {
 }
 
 /// Everything a peripheral reports, kept in order so a test can wait for an event that
-/// may already have happened. One task reads the stream; waiters are woken on each
-/// event (no polling).
+/// may already have happened. One task reads the stream into an `ArrivalLog`; waiters
+/// are woken on each event (no polling).
 final class PeripheralEventLog: Sendable {
-    private struct State {
-        var events: [PeripheralEvent] = []
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
-        var nextWaiter = 0
-    }
-
-    private final class Shared: Sendable {
-        let state = Mutex(State())
-    }
-
-    private let shared = Shared()
+    private let log = ArrivalLog<PeripheralEvent>()
     private let reader: Task<Void, Never>
 
     init(_ events: AsyncStream<PeripheralEvent>) {
-        let shared = self.shared
+        let log = self.log
         reader = Task {
-            for await event in events {
-                let woken = shared.state.withLock { s -> [CheckedContinuation<Void, Never>] in
-                    s.events.append(event)
-                    defer { s.waiters.removeAll() }
-                    return Array(s.waiters.values)
-                }
-                woken.forEach { $0.resume() }
-            }
+            for await event in events { log.append(event) }
+            log.finish()
         }
     }
 
     deinit { reader.cancel() }
 
     /// How many events have been logged: a position to wait from.
-    var count: Int { shared.state.withLock { $0.events.count } }
+    var count: Int { log.count }
 
-    var events: [PeripheralEvent] { shared.state.withLock { $0.events } }
+    var events: [PeripheralEvent] { log.elements }
 
     /// The first value `match` takes from an event at position `start` or later.
     @discardableResult
@@ -132,38 +115,7 @@ final class PeripheralEventLog: Sendable {
         for what: String, from start: Int = 0, timeout: Duration = .seconds(10),
         _ match: (PeripheralEvent) -> T?
     ) async throws -> T {
-        let deadline = ContinuousClock.now + timeout
-        var position = start
-        while true {
-            let fresh = shared.state.withLock { Array($0.events.dropFirst(position)) }
-            for event in fresh { if let value = match(event) { return value } }
-            position += fresh.count
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
-            await changeOrDeadline(deadline, after: position)
-        }
-    }
-
-    /// Returns when an event beyond `position` arrives, or at `deadline`.
-    private func changeOrDeadline(_ deadline: ContinuousClock.Instant, after position: Int) async {
-        let shared = self.shared
-        let id = shared.state.withLock { s in
-            defer { s.nextWaiter += 1 }
-            return s.nextWaiter
-        }
-        let timer = Task {
-            try? await Task.sleep(until: deadline)
-            shared.state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = shared.state.withLock { s -> Bool in
-                // The timer may have fired before this waiter was registered.
-                if s.events.count > position || ContinuousClock.now >= deadline { return true }
-                s.waiters[id] = continuation
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-        timer.cancel()
+        try await log.first(what, from: start, within: timeout, match).value
     }
 }
 
