@@ -11,6 +11,8 @@ extension Process {
     public func end(grace: Duration = .milliseconds(500)) {
         let deadline = ContinuousClock.now + grace
         if isRunning { kill(processIdentifier, SIGTERM) }
+        // Process has no timed wait for its exit; look every 10 ms, bounded by the grace
+        // period (a teardown, not a race: the process is killed past it either way).
         while isRunning && ContinuousClock.now < deadline { usleep(10_000) }
         if isRunning { kill(processIdentifier, SIGKILL) }
         waitUntilExit()

@@ -43,6 +43,8 @@ import SwiftATTTransport
             #expect(try await clients.run(["op": "connect", "client": 0])["exception"] == nil)
             let a = try await log.connection(from: Self.addresses[0])
             // A round trip over the link, then a pause: time for a restart that must not come.
+            // The sleep is the window in which nothing may happen (an absence has no event
+            // to await), not a wait for something to happen first.
             #expect(try await clients.run(["op": "mtu", "value": 100, "client": 0])["mtu"] as? Int == 100)
             try await Task.sleep(for: .milliseconds(300))
             #expect(!log.events.dropFirst(a.position).contains { $0.isAdvertisingResumed == true })
@@ -68,6 +70,8 @@ import SwiftATTTransport
                 if case let .disconnected(handle, _) = event, handle == a.handle { return true }
                 return nil
             }
+            // The window in which a restart that must not come would show: an absence has
+            // no event to await, so this sleep is the test, not a wait out of a race.
             try await Task.sleep(for: .milliseconds(300))
             #expect(!log.events.contains { $0.isAdvertisingResumed == true })
             #expect(!peripheral.isAdvertising)

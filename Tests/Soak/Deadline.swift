@@ -10,6 +10,7 @@ func within<T: Sendable>(_ limit: Duration, _ what: String, _ body: @escaping @S
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
         group.addTask {
+            // The bound itself, not a wait for something to happen.
             try await Task.sleep(for: limit)
             return nil
         }

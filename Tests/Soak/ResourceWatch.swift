@@ -77,7 +77,8 @@ final class ResourceWatch: Sendable {
             var second: Int64 = 0
             while !Task.isCancelled {
                 second += 1
-                // On whole seconds from the start, so the 10-second lines never drift.
+                // The sampling clock, on whole seconds from the start, so the 10-second
+                // lines never drift.
                 guard (try? await Task.sleep(until: began + .seconds(second), clock: .continuous)) != nil,
                       let watch else { return }
                 let sample = Sample.now()

@@ -44,6 +44,8 @@ enum SoakCentral {
         }
         let watch = ResourceWatch.start(warmUp: options.warmUp)
         emit("{\"event\":\"streaming\",\"links\":\(links.count)}")
+        // The soak's length: the links stream (checked as values arrive) for the whole
+        // --duration; nothing is awaited here.
         try await Task.sleep(for: options.duration)
 
         var failures: [String] = []

@@ -64,6 +64,7 @@ enum SoakPeripheral {
                 guard await send(SoakProfile.value(sent.indicated + 1), for: indicated) else { break }
                 sent.indicated += 1
             }
+            // --interval paces the sender: the rate is the load under test, not a wait.
             if options.interval > .zero { try await Task.sleep(for: options.interval) }
         }
         let owed = Int(sent.indicated) * centrals

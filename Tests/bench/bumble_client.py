@@ -50,6 +50,9 @@ Steps (handles are numbers; "value" is hex):
                                            indications, subscribed or not) have arrived
                                            since the last wait, and reports them in order
     {"op":"values","settle":0.5}           waits `settle` seconds, reports what arrived
+                                           (the window of a "nothing arrives" check: an
+                                           absence has no event to wait for; to wait for
+                                           values, use "wait_values")
     {"op":"raw","pdu":"0a0300"}            any ATT PDU: a request's response bytes (or
                                            Error Response), or just sent for a command;
                                            "request": true sends an unknown opcode as a
@@ -313,6 +316,7 @@ class Client:
         return self.take(count, timed_out=len(self.values) < count)
 
     async def step_values(self, step):
+        # The window itself is the check (what arrives in it), not a wait out of a race.
         await asyncio.sleep(float(step.get('settle', 0.5)))
         return self.take(len(self.values), timed_out=False)
 
