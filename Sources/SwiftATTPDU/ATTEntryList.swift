@@ -1,7 +1,8 @@
 import SwiftATTCore
 
-/// One fixed-length entry of an ATT response list, decoded from exactly its bytes.
-public protocol ATTListEntry: Sendable, Hashable {
+/// One fixed-length entry of an ATT response list: its fields, named by the octets they
+/// cover, read from exactly its bytes and written back the same way.
+public protocol ATTListEntry: ByteEncodable, Sendable, Hashable {
     /// Decodes an entry from its bytes, whose length the list has already validated.
     init(entryBytes: ArraySlice<UInt8>)
 }
@@ -78,20 +79,18 @@ extension ATTEntryList {
         return Self(unchecked: bytes, entryLength: entryLength)
     }
 
-    /// Builds a list's wire form from entries that all encode to `entryLength` bytes.
-    static func build(
-        _ entries: some Sequence<Entry>, of opcode: ATTOpcode,
-        entryLength: (Entry) -> Int, write: (Entry, inout [UInt8]) -> Void
-    ) throws(ATTDecodingError) -> Self {
+    /// A list's wire form from entries that must all encode to the same length, the
+    /// first one's.
+    static func build(_ entries: some Sequence<Entry>, of opcode: ATTOpcode) throws(ATTDecodingError) -> Self {
         var out: [UInt8] = []
         var length: Int? = nil
         for e in entries {
-            let n = entryLength(e)
+            let n = e.encodedLength
             if let length, length != n {
                 throw .lengthNotMultiple(opcode, dataLength: out.count + n, entryLength: length)
             }
             length = n
-            write(e, &out)
+            e.encode(appendingTo: &out)
         }
         guard let length else { throw .tooFewEntries(opcode, count: 0, minimum: 1) }
         return Self(unchecked: out[...], entryLength: length)
