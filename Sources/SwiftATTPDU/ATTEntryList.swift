@@ -38,8 +38,11 @@ public struct ATTEntryList<Entry: ATTListEntry>: RandomAccessCollection, Sendabl
 
 /// The handles of a Read Multiple or Read Multiple Variable request, read in place.
 public struct ATTHandleList: RandomAccessCollection, Sendable, Hashable {
-    /// Two bytes per handle.
+    /// `handleLength` bytes per handle.
     public let bytes: ArraySlice<UInt8>
+
+    /// Octets per handle.
+    @usableFromInline static let handleLength = 2
 
     @inlinable
     init(unchecked bytes: ArraySlice<UInt8>) { self.bytes = bytes }
@@ -52,18 +55,19 @@ public struct ATTHandleList: RandomAccessCollection, Sendable, Hashable {
     }
 
     @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { bytes.count / 2 }
+    @inlinable public var endIndex: Int { bytes.count / Self.handleLength }
 
     @inlinable
-    public subscript(position: Int) -> UInt16 { bytes.littleEndianUInt16(at: position &* 2) }
+    public subscript(position: Int) -> UInt16 { bytes.littleEndianUInt16(at: position &* Self.handleLength) }
 
-    /// Checks a request's handle list: an even number of bytes, at least two handles.
+    /// Checks a request's handle list: a whole number of handles, at least two.
     @inlinable
     static func parse(_ bytes: ArraySlice<UInt8>, of opcode: ATTOpcode) throws(ATTDecodingError) -> ATTHandleList {
-        guard bytes.count % 2 == 0 else {
-            throw .lengthNotMultiple(opcode, dataLength: bytes.count, entryLength: 2)
+        guard bytes.count % handleLength == 0 else {
+            throw .lengthNotMultiple(opcode, dataLength: bytes.count, entryLength: handleLength)
         }
-        guard bytes.count >= 4 else { throw .tooFewEntries(opcode, count: bytes.count / 2, minimum: 2) }
+        let count = bytes.count / handleLength
+        guard count >= 2 else { throw .tooFewEntries(opcode, count: count, minimum: 2) }
         return ATTHandleList(unchecked: bytes)
     }
 }

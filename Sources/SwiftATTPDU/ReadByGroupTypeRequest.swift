@@ -15,15 +15,25 @@ public struct ReadByGroupTypeRequest: ATTPDUCodable {
         self.attributeGroupType = attributeGroupType
     }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 7)
-        startingHandle = pdu.littleEndianUInt16(at: 1)
-        endingHandle = pdu.littleEndianUInt16(at: 3)
-        attributeGroupType = try ATTWire.uuid(pdu.bytes(from: 5), of: Self.opcode)
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let startingHandle = 1..<3
+        @usableFromInline static let endingHandle = 3..<5
+        /// A 16-bit UUID (two octets) or a 128-bit one (sixteen), to the end of the PDU.
+        @usableFromInline static let attributeGroupType = 5...
+        /// The PDU with a 16-bit UUID.
+        @usableFromInline static let minimumPDULength = 7
     }
 
-    public var encodedLength: Int { 5 + attributeGroupType.encodedLength }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: Field.minimumPDULength)
+        startingHandle = pdu.littleEndianUInt16(at: Field.startingHandle)
+        endingHandle = pdu.littleEndianUInt16(at: Field.endingHandle)
+        attributeGroupType = try ATTWire.uuid(pdu.bytes(at: Field.attributeGroupType), of: Self.opcode)
+    }
+
+    public var encodedLength: Int { Field.attributeGroupType.lowerBound + attributeGroupType.encodedLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
