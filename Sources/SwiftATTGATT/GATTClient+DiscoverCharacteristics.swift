@@ -11,7 +11,7 @@ extension GATTClient {
     /// and the UUID; a characteristic ends before the next declaration, the last one at
     /// the service's end. By UUID, every declaration is still read (the end handles need
     /// them) and only the matching characteristics are returned.
-    public struct DiscoverCharacteristics: GATTProcedure {
+    public struct DiscoverCharacteristics: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [Characteristic]
 
         public let mtu: Int
@@ -52,23 +52,12 @@ extension GATTClient {
             return core.begin(request())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
         private func request() -> Step {
             .request(.readByTypeRequest(ReadByTypeRequest(
                 startingHandle: cursor.start, endingHandle: range.upperBound, attributeType: GATTAttributeType.characteristic)))
         }
 
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound:
                 return finish()

@@ -10,7 +10,7 @@ extension GATTClient {
     /// An include declaration carries the included service's UUID only when it is 16
     /// bits (§3.2); for a 128-bit one the client reads the included service's declaration
     /// (a Read Request at its first handle) before it continues.
-    public struct FindIncludedServices: GATTProcedure {
+    public struct FindIncludedServices: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [IncludedService]
 
         public let mtu: Int
@@ -56,17 +56,6 @@ extension GATTClient {
             return core.begin(readByType())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
         private func readByType() -> Step {
             .request(.readByTypeRequest(ReadByTypeRequest(
                 startingHandle: cursor.start, endingHandle: range.upperBound, attributeType: GATTAttributeType.include)))
@@ -80,7 +69,7 @@ extension GATTClient {
             return cursor.isExhausted ? .done(found) : readByType()
         }
 
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound && error.requestOpcode == .readByTypeRequest:
                 return .done(found)
