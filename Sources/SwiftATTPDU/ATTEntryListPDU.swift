@@ -6,24 +6,23 @@ import SwiftATTCore
 /// and Read By Group Type Response (§3.4.4.10).
 ///
 /// The layout, its checks and its errors are written once here; a PDU type says what its
-/// entry is (`Entry`, with its fields named) and how its length is stated
-/// (`entryLengthField`), and keeps the spec's names for its properties. It stores the
-/// list's bytes plainly rather than an `ATTEntryList<Entry>`, so a decoded `ATTPDU` needs
-/// no generic metadata at run time (copying or destroying one stays cheap).
-@usableFromInline
-protocol ATTEntryListPDU: ATTPDUCodable {
+/// entry is (`Entry`, with its fields named) and how the PDU states its length
+/// (`entryLengthField`), and gives the list its name from the spec.
+public protocol ATTEntryListPDU: ATTPDUCodable {
     associatedtype Entry: ATTListEntry
     /// How the PDU states its entries' length.
     static var entryLengthField: ATTEntryLengthField { get }
-    /// The entries, as parsed or built.
-    var list: ATTEntryList<Entry> { get }
-    /// A PDU carrying `list`, which parsing or building has already checked.
-    init(list: ATTEntryList<Entry>)
+    /// The entries, decoded on access.
+    var entryList: ATTEntryList<Entry> { get }
+    /// A PDU carrying `entryList`. A list is whole entries of one length, as parsing or
+    /// building (`init(_:)`) made it.
+    init(entryList: ATTEntryList<Entry>)
+    /// A PDU of `entries`, which must all have one length that the PDU can state.
+    init(_ entries: [Entry]) throws(ATTDecodingError)
 }
 
 /// How a list response states its entries' length, in the octet after the opcode.
-@usableFromInline
-enum ATTEntryLengthField: Sendable {
+public enum ATTEntryLengthField: Sendable, Hashable {
     /// No such octet: every entry is `entryLength` octets (Find By Type Value Response).
     case absent(entryLength: Int)
     /// A Length octet: the entry length itself, from `minimum` (the entry's fixed fields)
@@ -72,28 +71,61 @@ extension ATTEntryListPDU {
             default: throw .invalidFormat(format)
             }
         }
-        self.init(list: try .parse(pdu.bytes(at: field.entries), entryLength: entryLength, of: Self.opcode))
+        self.init(entryList: try .parse(pdu.bytes(at: field.entries), entryLength: entryLength, of: Self.opcode))
     }
 
-    /// The list of `entries`, which must all have one length; a Length octet must be
-    /// able to state it.
-    static func list(of entries: [Entry]) throws(ATTDecodingError) -> ATTEntryList<Entry> {
-        if case let .length(minimum) = entryLengthField,
+    /// A PDU of `entries`, which must all have one length; a Length octet must be able
+    /// to state it. (Find Information Response checks its UUIDs' width first.)
+    public init(_ entries: [Entry]) throws(ATTDecodingError) {
+        if case let .length(minimum) = Self.entryLengthField,
            let long = entries.first(where: { $0.encodedLength > ATTEntryLengthField.maximumStatedLength }) {
-            throw .invalidEntryLength(opcode, length: long.encodedLength, allowed: minimum...ATTEntryLengthField.maximumStatedLength)
+            throw .invalidEntryLength(Self.opcode, length: long.encodedLength, allowed: minimum...ATTEntryLengthField.maximumStatedLength)
         }
-        return try .build(entries, of: opcode)
+        self.init(entryList: try .build(entries, of: Self.opcode))
     }
 
-    public var encodedLength: Int { Self.entryLengthField.entries.lowerBound + list.bytes.count }
+    public var encodedLength: Int { Self.entryLengthField.entries.lowerBound + entryList.bytes.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
         switch Self.entryLengthField {
         case .absent: break
-        case .length: writer.write(UInt8(truncatingIfNeeded: list.entryLength))
-        case let .format(uuid16, _): writer.write(list.entryLength == uuid16 ? 0x01 as UInt8 : 0x02)
+        case .length: writer.write(UInt8(truncatingIfNeeded: entryList.entryLength))
+        case let .format(uuid16, _): writer.write(entryList.entryLength == uuid16 ? 0x01 as UInt8 : 0x02)
         }
-        writer.write(list.bytes)
+        writer.write(entryList.bytes)
     }
+}
+
+/// Read By Type Response and Read By Group Type Response: a Length octet and an Attribute
+/// Data List (Core 5.4 Vol 3 Part F §3.4.4.2, §3.4.4.10). The two name their parts alike
+/// and differ only in their entry, so the names are given here once.
+public protocol ATTAttributeDataListPDU: ATTEntryListPDU where Entry == AttributeData {
+    associatedtype AttributeData: ATTAttributeDataEntry
+}
+
+/// An entry of an Attribute Data List: one or two handles, then an attribute value that
+/// runs to the end of the entry.
+public protocol ATTAttributeDataEntry: ATTListEntry {
+    /// Octets before the value: the shortest entry, whose value is empty.
+    static var valueOffset: Int { get }
+    var value: ArraySlice<UInt8> { get }
+}
+
+extension ATTAttributeDataEntry {
+    public var encodedLength: Int { Self.valueOffset + value.count }
+}
+
+extension ATTAttributeDataListPDU {
+    /// Each entry is at least its handles long (an empty value); the Length octet says how
+    /// much longer.
+    @inlinable
+    public static var entryLengthField: ATTEntryLengthField { .length(minimum: AttributeData.valueOffset) }
+
+    /// The entries, decoded on access.
+    @inlinable public var attributeDataList: ATTEntryList<AttributeData> { entryList }
+    /// Each entry's octets (the Length field): its fixed fields plus the value's length.
+    @inlinable public var length: Int { entryList.entryLength }
+    /// The entries' bytes.
+    @inlinable public var attributeDataBytes: ArraySlice<UInt8> { entryList.bytes }
 }

@@ -36,23 +36,15 @@ public struct FindByTypeValueResponse: ATTEntryListPDU {
     }
 
     @inlinable
-    static var entryLengthField: ATTEntryLengthField { .absent(entryLength: HandlesInformation.Field.groupEndHandle.upperBound) }
+    public static var entryLengthField: ATTEntryLengthField { .absent(entryLength: HandlesInformation.Field.groupEndHandle.upperBound) }
 
-    /// The list's bytes.
-    public let handlesInformationBytes: ArraySlice<UInt8>
+    public let entryList: ATTEntryList<HandlesInformation>
+
+    @inlinable
+    public init(entryList: ATTEntryList<HandlesInformation>) { self.entryList = entryList }
 
     /// The found ranges, decoded on access.
-    public var handlesInformationList: ATTEntryList<HandlesInformation> { list }
-
-    public init(_ entries: [HandlesInformation]) throws(ATTDecodingError) {
-        self.init(list: try Self.list(of: entries))
-    }
-
-    @inlinable
-    init(list: ATTEntryList<HandlesInformation>) { handlesInformationBytes = list.bytes }
-
-    @inlinable
-    var list: ATTEntryList<HandlesInformation> {
-        ATTEntryList(unchecked: handlesInformationBytes, entryLength: HandlesInformation.Field.groupEndHandle.upperBound)
-    }
+    @inlinable public var handlesInformationList: ATTEntryList<HandlesInformation> { entryList }
+    /// The list's bytes.
+    @inlinable public var handlesInformationBytes: ArraySlice<UInt8> { entryList.bytes }
 }

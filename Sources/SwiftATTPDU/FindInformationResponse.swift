@@ -13,7 +13,10 @@ public struct FindInformationResponse: ATTEntryListPDU {
         /// Octets per handle–UUID pair.
         @inlinable
         public var entryLength: Int {
-            self == .uuid16 ? Information.Field.uuid16.upperBound : Information.Field.uuid128.upperBound
+            switch self {
+            case .uuid16: Information.Field.uuid16.upperBound
+            case .uuid128: Information.Field.uuid128.upperBound
+            }
         }
     }
 
@@ -53,16 +56,14 @@ public struct FindInformationResponse: ATTEntryListPDU {
     }
 
     @inlinable
-    static var entryLengthField: ATTEntryLengthField {
-        .format(uuid16: Format.uuid16.entryLength, uuid128: Format.uuid128.entryLength)
+    public static var entryLengthField: ATTEntryLengthField {
+        .format(uuid16: Information.Field.uuid16.upperBound, uuid128: Information.Field.uuid128.upperBound)
     }
 
-    public let format: Format
-    /// The pairs' bytes.
-    public let informationDataBytes: ArraySlice<UInt8>
+    public let entryList: ATTEntryList<Information>
 
-    /// The handle–UUID pairs, decoded on access.
-    public var informationData: ATTEntryList<Information> { list }
+    @inlinable
+    public init(entryList: ATTEntryList<Information>) { self.entryList = entryList }
 
     /// A response from pairs whose UUIDs all have the same width (16 or 128 bits).
     public init(_ entries: [Information]) throws(ATTDecodingError) {
@@ -70,15 +71,13 @@ public struct FindInformationResponse: ATTEntryListPDU {
             throw entries.isEmpty ? .tooFewEntries(Self.opcode, count: 0, minimum: 1)
                 : .invalidUUIDLength(Self.opcode, byteCount: 4)
         }
-        self.init(list: try Self.list(of: entries))
+        self.init(entryList: try .build(entries, of: Self.opcode))
     }
 
-    @inlinable
-    init(list: ATTEntryList<Information>) {
-        format = list.entryLength == Format.uuid16.entryLength ? .uuid16 : .uuid128
-        informationDataBytes = list.bytes
-    }
-
-    @inlinable
-    var list: ATTEntryList<Information> { ATTEntryList(unchecked: informationDataBytes, entryLength: format.entryLength) }
+    /// Whether the pairs hold 16-bit or 128-bit UUIDs.
+    @inlinable public var format: Format { entryList.entryLength == Information.Field.uuid16.upperBound ? .uuid16 : .uuid128 }
+    /// The handle–UUID pairs, decoded on access.
+    @inlinable public var informationData: ATTEntryList<Information> { entryList }
+    /// The pairs' bytes.
+    @inlinable public var informationDataBytes: ArraySlice<UInt8> { entryList.bytes }
 }

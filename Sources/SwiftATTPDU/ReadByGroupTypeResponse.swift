@@ -2,11 +2,11 @@ import SwiftATTCore
 
 /// ATT_READ_BY_GROUP_TYPE_RSP: groups (services) with their end handles and values, all
 /// values of one length. Core 5.4 Vol 3 Part F §3.4.4.10.
-public struct ReadByGroupTypeResponse: ATTEntryListPDU {
+public struct ReadByGroupTypeResponse: ATTAttributeDataListPDU {
     public static let opcode = ATTOpcode.readByGroupTypeResponse
 
     /// One group: its first handle, its last handle, and the grouping attribute's value.
-    public struct AttributeData: ATTListEntry {
+    public struct AttributeData: ATTAttributeDataEntry {
         public var attributeHandle: UInt16
         public var endGroupHandle: UInt16
         public var value: ArraySlice<UInt8>
@@ -17,6 +17,8 @@ public struct ReadByGroupTypeResponse: ATTEntryListPDU {
             @usableFromInline static let endGroupHandle = 2..<4
             @usableFromInline static let value = 4...
         }
+
+        @inlinable public static var valueOffset: Int { Field.value.lowerBound }
 
         public init(attributeHandle: UInt16, endGroupHandle: UInt16, value: ArraySlice<UInt8>) {
             self.attributeHandle = attributeHandle
@@ -31,8 +33,6 @@ public struct ReadByGroupTypeResponse: ATTEntryListPDU {
             value = entryBytes.bytes(at: Field.value)
         }
 
-        public var encodedLength: Int { Field.value.lowerBound + value.count }
-
         public func encode(into writer: inout ByteWriter) {
             writer.write(attributeHandle)
             writer.write(endGroupHandle)
@@ -40,28 +40,8 @@ public struct ReadByGroupTypeResponse: ATTEntryListPDU {
         }
     }
 
-    @inlinable
-    static var entryLengthField: ATTEntryLengthField { .length(minimum: AttributeData.Field.value.lowerBound) }
-
-    /// Each entry's octets: 4 for the handles plus the value length (the Length field).
-    public let length: Int
-    /// The entries' bytes.
-    public let attributeDataBytes: ArraySlice<UInt8>
-
-    /// The entries, decoded on access.
-    public var attributeDataList: ATTEntryList<AttributeData> { list }
-
-    /// A response from groups whose values all have the same length (at most 251).
-    public init(_ entries: [AttributeData]) throws(ATTDecodingError) {
-        self.init(list: try Self.list(of: entries))
-    }
+    public let entryList: ATTEntryList<AttributeData>
 
     @inlinable
-    init(list: ATTEntryList<AttributeData>) {
-        length = list.entryLength
-        attributeDataBytes = list.bytes
-    }
-
-    @inlinable
-    var list: ATTEntryList<AttributeData> { ATTEntryList(unchecked: attributeDataBytes, entryLength: length) }
+    public init(entryList: ATTEntryList<AttributeData>) { self.entryList = entryList }
 }
