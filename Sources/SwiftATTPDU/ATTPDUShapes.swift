@@ -200,3 +200,36 @@ extension ATTHandleListPDU {
         writer.write(setOfHandles.bytes)
     }
 }
+
+/// Read By Type Request and Read By Group Type Request (Core 5.4 Vol 3 Part F §3.4.4.1,
+/// §3.4.4.9): one layout, a handle range and the type of attribute (or of group) to look
+/// for, a 16- or 128-bit UUID. Its fields, parser and encoder, for the two to share.
+@usableFromInline
+enum ATTTypeInRangeRequest {
+    @usableFromInline static let startingHandle = 1..<3
+    @usableFromInline static let endingHandle = 3..<5
+    /// A 16-bit UUID (two octets) or a 128-bit one (sixteen), to the end of the PDU.
+    @usableFromInline static let type = 5...
+    /// The PDU with a 16-bit UUID.
+    @usableFromInline static let minimumPDULength = 7
+
+    @inlinable @inline(__always)
+    static func parse(
+        _ pdu: borrowing ArraySlice<UInt8>, of opcode: ATTOpcode
+    ) throws(ATTDecodingError) -> (startingHandle: UInt16, endingHandle: UInt16, type: BluetoothUUID) {
+        try ATTWire.check(pdu, is: opcode, atLeast: minimumPDULength)
+        return (pdu.littleEndianUInt16(at: startingHandle), pdu.littleEndianUInt16(at: endingHandle),
+                try ATTWire.uuid(pdu.bytes(at: type), of: opcode))
+    }
+
+    static func encodedLength(type uuid: BluetoothUUID) -> Int { type.lowerBound + uuid.encodedLength }
+
+    static func encode(
+        _ opcode: ATTOpcode, _ start: UInt16, _ end: UInt16, _ uuid: BluetoothUUID, into writer: inout ByteWriter
+    ) {
+        writer.write(opcode.rawValue)
+        writer.write(start)
+        writer.write(end)
+        uuid.encode(into: &writer)
+    }
+}

@@ -15,30 +15,14 @@ public struct ReadByGroupTypeRequest: ATTPDUCodable {
         self.attributeGroupType = attributeGroupType
     }
 
-    @usableFromInline
-    enum Field {
-        @usableFromInline static let startingHandle = 1..<3
-        @usableFromInline static let endingHandle = 3..<5
-        /// A 16-bit UUID (two octets) or a 128-bit one (sixteen), to the end of the PDU.
-        @usableFromInline static let attributeGroupType = 5...
-        /// The PDU with a 16-bit UUID.
-        @usableFromInline static let minimumPDULength = 7
-    }
-
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: Field.minimumPDULength)
-        startingHandle = pdu.littleEndianUInt16(at: Field.startingHandle)
-        endingHandle = pdu.littleEndianUInt16(at: Field.endingHandle)
-        attributeGroupType = try ATTWire.uuid(pdu.bytes(at: Field.attributeGroupType), of: Self.opcode)
+        (startingHandle, endingHandle, attributeGroupType) = try ATTTypeInRangeRequest.parse(pdu, of: Self.opcode)
     }
 
-    public var encodedLength: Int { Field.attributeGroupType.lowerBound + attributeGroupType.encodedLength }
+    public var encodedLength: Int { ATTTypeInRangeRequest.encodedLength(type: attributeGroupType) }
 
     public func encode(into writer: inout ByteWriter) {
-        writer.write(Self.opcode.rawValue)
-        writer.write(startingHandle)
-        writer.write(endingHandle)
-        attributeGroupType.encode(into: &writer)
+        ATTTypeInRangeRequest.encode(Self.opcode, startingHandle, endingHandle, attributeGroupType, into: &writer)
     }
 }
