@@ -22,7 +22,7 @@ extension ATTBearer {
     /// The handle of the Handle Value Notification `pdu` is, when the bearer is open and
     /// it is well formed (its value is `pdu.dropFirst(3)`): what `receive` would hand
     /// up as its one `.notification` action, without building the action list or a
-    /// notification (whose value slice costs a retain and a release). Nil for anything
+    /// notification, whose value slice would hold the PDU's storage. Nil for anything
     /// else (including a malformed notification), which `receive` then handles. A host
     /// receiving a stream of notifications asks this first.
     public func notificationHandle(in pdu: ArraySlice<UInt8>) -> UInt16? {

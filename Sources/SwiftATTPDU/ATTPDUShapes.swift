@@ -2,10 +2,10 @@ import SwiftATTCore
 
 // Several PDUs share a layout and differ only in opcode. Each shape's fields, parser and
 // encoder are written once here; the PDU types adopt the shape and keep their own names
-// and docs. The parsers are always inlined: left to itself the optimiser shared one
-// out-of-line copy per shape between the PDUs, so `ATTPDU(parsing:)` paid a call and
-// copied the result through memory (a Handle Value Notification's decode took 40
-// instructions, a fifth, more).
+// and docs. The parsers are always inlined, so that each PDU type gets its own copy,
+// built in place where `ATTPDU(parsing:)` puts it: a copy shared between a shape's PDUs
+// would be a call away, handing its result back through memory (README.md, benchmark
+// notes, has what that cost).
 
 /// A PDU that is only an opcode (Write Response, Execute Write Response, Handle Value
 /// Confirmation).

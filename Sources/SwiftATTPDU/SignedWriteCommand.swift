@@ -6,8 +6,8 @@ public struct SignedWriteCommand: ATTPDUCodable {
     public static let opcode = ATTOpcode.signedWriteCommand
     public var handle: UInt16
     /// The value and the signature after it, as on the wire: one view instead of two
-    /// keeps the PDU (and so every `ATTPDU`) at one slice's size, and decoding at one
-    /// retain of the input.
+    /// keeps the PDU, and so every `ATTPDU`, the size of one slice, holding the input's
+    /// storage once.
     @usableFromInline
     var valueAndSignature: ArraySlice<UInt8>
 
