@@ -52,3 +52,39 @@ extension ArraySlice<UInt8> {
         self[(startIndex &+ offset)...]
     }
 }
+
+/// The same reads, addressed by a named field: a codec names each field once by the
+/// octets it covers (`handle = 1..<3`, `value = 3...`, as smoltcp's `wire` modules do),
+/// and a parser reads `pdu.littleEndianUInt16(at: Field.handle)` instead of counting bytes.
+/// The range says both where a field starts and how wide it is.
+extension ArraySlice<UInt8> {
+    @inlinable
+    public func littleEndianUInt16(at field: Range<Int>) -> UInt16 {
+        assert(field.count == 2, "a 16-bit field covers two octets")
+        return littleEndianUInt16(at: field.lowerBound)
+    }
+
+    @inlinable
+    public func littleEndianUInt32(at field: Range<Int>) -> UInt32 {
+        assert(field.count == 4, "a 32-bit field covers four octets")
+        return littleEndianUInt32(at: field.lowerBound)
+    }
+
+    @inlinable
+    public func littleEndianUInt128(at field: Range<Int>) -> UInt128 {
+        assert(field.count == 16, "a 128-bit field covers sixteen octets")
+        return littleEndianUInt128(at: field.lowerBound)
+    }
+
+    /// The field's bytes: a view, not a copy.
+    @inlinable
+    public func bytes(at field: Range<Int>) -> ArraySlice<UInt8> {
+        bytes(at: field.lowerBound, count: field.count)
+    }
+
+    /// A field that runs to the end of the slice (a value, a list): a view, not a copy.
+    @inlinable
+    public func bytes(at field: PartialRangeFrom<Int>) -> ArraySlice<UInt8> {
+        bytes(from: field.lowerBound)
+    }
+}

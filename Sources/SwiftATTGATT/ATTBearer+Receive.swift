@@ -22,7 +22,7 @@ extension ATTBearer {
     /// The handle of the Handle Value Notification `pdu` is, when the bearer is open and
     /// it is well formed (its value is `pdu.dropFirst(3)`): what `receive` would hand
     /// up as its one `.notification` action, without building the action list or a
-    /// notification (whose value slice costs a retain and a release). Nil for anything
+    /// notification, whose value slice would hold the PDU's storage. Nil for anything
     /// else (including a malformed notification), which `receive` then handles. A host
     /// receiving a stream of notifications asks this first.
     public func notificationHandle(in pdu: ArraySlice<UInt8>) -> UInt16? {
@@ -57,7 +57,7 @@ extension ATTBearer {
             return actions.append(errorResponse(opcode, handle: 0, .requestNotSupported))
         } catch .valueTooLong where opcode == .writeRequest || opcode == .prepareWriteRequest {
             // Long enough to hold its handle, or it would have failed as truncated.
-            let handle = bytes.littleEndianUInt16(at: 1)
+            let handle = bytes.littleEndianUInt16(at: Self.writeRequestHandle)
             return actions.append(errorResponse(opcode, handle: handle, .invalidAttributeValueLength))
         } catch {
             return actions.append(errorResponse(opcode, handle: 0, .invalidPDU))
@@ -78,6 +78,10 @@ extension ATTBearer {
         actions.append(.send(response.encoded()))
         actions += learnPeerReceiveMTU(request.clientRxMTU)
     }
+
+    /// Where Write Request and Prepare Write Request both hold the attribute handle:
+    /// right after the opcode (§3.4.5.1, §3.4.6.1).
+    private static let writeRequestHandle = 1..<3
 
     private func errorResponse(_ request: ATTOpcode, handle: UInt16, _ code: ATTErrorCode) -> Action {
         .send(ErrorResponse(requestOpcode: request, handle: handle, errorCode: code).encoded())

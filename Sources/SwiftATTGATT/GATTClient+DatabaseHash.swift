@@ -20,7 +20,7 @@ extension GATTClient {
     /// One Read Using Characteristic UUID request (§4.8.2) over 0x0001–0xFFFF: the form a
     /// Robust Caching server accepts from a change-unaware client (§2.5.2.1). The hash is
     /// 16 octets, compared as the server sends them (`GATTDatabase.databaseHashValue`).
-    public struct CheckDatabaseHash: GATTProcedure {
+    public struct CheckDatabaseHash: GATTProcedure, GATTCoreProcedure {
         public typealias Output = DatabaseHashCheck
 
         public let mtu: Int
@@ -39,18 +39,7 @@ extension GATTClient {
                 startingHandle: 0x0001, endingHandle: 0xFFFF, attributeType: GATTAttributeType.databaseHash))))
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
-        private func advance(_ pdu: ATTPDU) -> Step {
+        func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound:
                 return .done(.unavailable)

@@ -8,7 +8,7 @@ extension GATTClient {
     /// end handle, each continuing after the last handle found, until Attribute Not Found
     /// or the end. A characteristic whose value is its last attribute has no descriptors:
     /// the procedure finishes at `start()` without a request.
-    public struct DiscoverAllCharacteristicDescriptors: GATTProcedure {
+    public struct DiscoverAllCharacteristicDescriptors: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [Descriptor]
 
         public let mtu: Int
@@ -37,24 +37,13 @@ extension GATTClient {
             return core.begin(request())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
         private func request() -> Step {
             guard let cursor else { return .done(found) }
             return .request(.findInformationRequest(FindInformationRequest(
                 startingHandle: cursor.start, endingHandle: cursor.range.upperBound)))
         }
 
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound:
                 return .done(found)

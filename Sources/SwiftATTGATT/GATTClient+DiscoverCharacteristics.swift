@@ -11,7 +11,7 @@ extension GATTClient {
     /// and the UUID; a characteristic ends before the next declaration, the last one at
     /// the service's end. By UUID, every declaration is still read (the end handles need
     /// them) and only the matching characteristics are returned.
-    public struct DiscoverCharacteristics: GATTProcedure {
+    public struct DiscoverCharacteristics: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [Characteristic]
 
         public let mtu: Int
@@ -24,6 +24,16 @@ extension GATTClient {
         var cursor: GATTProcedureCursor
         /// Declarations so far, end handles not yet known.
         var declarations: [Characteristic] = []
+
+        /// Where a characteristic declaration's value holds its fields (Part G §3.3.1).
+        enum DeclarationField {
+            static let properties = 0
+            static let valueHandle = 1..<3
+            /// A 16-bit UUID (two octets) or a 128-bit one (sixteen), to the end.
+            static let uuid = 3...
+            /// The value's length with either UUID.
+            static let lengths = [uuid.lowerBound + 2, uuid.lowerBound + 16]
+        }
 
         public init(range: ClosedRange<UInt16>, uuid: BluetoothUUID? = nil, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
@@ -42,23 +52,12 @@ extension GATTClient {
             return core.begin(request())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
         private func request() -> Step {
             .request(.readByTypeRequest(ReadByTypeRequest(
                 startingHandle: cursor.start, endingHandle: range.upperBound, attributeType: GATTAttributeType.characteristic)))
         }
 
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound:
                 return finish()
@@ -71,17 +70,18 @@ extension GATTClient {
                 for entry in list {
                     if let error = cursor.accept(opcode, handle: entry.handle) { return .failed(error) }
                     let value = entry.value
-                    guard value.count == 5 || value.count == 19, let uuid = BluetoothUUID(littleEndianBytes: value.bytes(from: 3)) else {
+                    guard DeclarationField.lengths.contains(value.count),
+                          let uuid = BluetoothUUID(littleEndianBytes: value.bytes(at: DeclarationField.uuid)) else {
                         return .failed(.malformedResponse(.invalidValueLength(
-                            opcode, handle: entry.handle, length: value.count, expected: [5, 19])))
+                            opcode, handle: entry.handle, length: value.count, expected: DeclarationField.lengths)))
                     }
-                    let valueHandle = value.littleEndianUInt16(at: 1)
+                    let valueHandle = value.littleEndianUInt16(at: DeclarationField.valueHandle)
                     // The value follows its declaration (§3.3.2) inside the service, and the
                     // next declaration comes after it.
                     if let error = cursor.accept(opcode, handle: valueHandle) { return .failed(error) }
                     declarations.append(Characteristic(
                         uuid: uuid, declarationHandle: entry.handle, valueHandle: valueHandle,
-                        endHandle: valueHandle, properties: GATTCharacteristic.Properties(rawValue: value.byte(at: 0))))
+                        endHandle: valueHandle, properties: GATTCharacteristic.Properties(rawValue: value.byte(at: DeclarationField.properties))))
                 }
                 return cursor.isExhausted ? finish() : request()
             default:

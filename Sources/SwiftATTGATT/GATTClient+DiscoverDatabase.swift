@@ -13,7 +13,7 @@ extension GATTClient {
     /// All Characteristic Descriptors of each characteristic with room for any (§4.7.1).
     /// Each step is the procedure of that name, so it has their bounds; the first failure
     /// fails the whole discovery.
-    public struct DiscoverDatabase: GATTProcedure {
+    public struct DiscoverDatabase: GATTProcedure, GATTCoreProcedure {
         public typealias Output = GATTClientDatabase
 
         public let mtu: Int
@@ -43,16 +43,7 @@ extension GATTClient {
             return core.begin(first)
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(run(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+        mutating func advance(_ pdu: ATTPDU) -> Step { run(pdu) }
 
         /// Feeds the running stage (starts it when `pdu` is `nil`) and moves through the
         /// stages that finish without a request, until one asks for one or all are done.

@@ -13,7 +13,7 @@ extension GATTClient {
     ///
     /// A service whose declaration lies in `range` is found even when it ends past it;
     /// ranges other than the whole database serve rediscovery after Service Changed.
-    public struct DiscoverPrimaryServices: GATTProcedure {
+    public struct DiscoverPrimaryServices: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [Service]
 
         public let mtu: Int
@@ -40,17 +40,6 @@ extension GATTClient {
             return core.begin(request())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
         private func request() -> Step {
             let primary = GATTAttributeType.primaryService
             guard let uuid else {
@@ -62,7 +51,7 @@ extension GATTClient {
                 attributeType: 0x2800, attributeValue: GATTClient.wireForm(uuid).encoded()[...])))
         }
 
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound:
                 return .done(found)

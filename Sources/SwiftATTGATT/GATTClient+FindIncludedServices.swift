@@ -10,7 +10,7 @@ extension GATTClient {
     /// An include declaration carries the included service's UUID only when it is 16
     /// bits (§3.2); for a 128-bit one the client reads the included service's declaration
     /// (a Read Request at its first handle) before it continues.
-    public struct FindIncludedServices: GATTProcedure {
+    public struct FindIncludedServices: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [IncludedService]
 
         public let mtu: Int
@@ -29,6 +29,16 @@ extension GATTClient {
         /// 128-bit includes of the last answer, in handle order, read one at a time.
         var pending: [Pending] = []
 
+        /// Where an include declaration's value holds its fields (Part G §3.2).
+        enum DeclarationField {
+            static let includedServiceHandle = 0..<2
+            static let endGroupHandle = 2..<4
+            /// Present only when the included service's UUID is 16 bits.
+            static let serviceUUID = 4..<6
+            /// The value's length without the UUID and with it.
+            static let lengths = [endGroupHandle.upperBound, serviceUUID.upperBound]
+        }
+
         public init(range: ClosedRange<UInt16>, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.range = range
@@ -46,17 +56,6 @@ extension GATTClient {
             return core.begin(readByType())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
         private func readByType() -> Step {
             .request(.readByTypeRequest(ReadByTypeRequest(
                 startingHandle: cursor.start, endingHandle: range.upperBound, attributeType: GATTAttributeType.include)))
@@ -70,7 +69,7 @@ extension GATTClient {
             return cursor.isExhausted ? .done(found) : readByType()
         }
 
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound && error.requestOpcode == .readByTypeRequest:
                 return .done(found)
@@ -83,17 +82,17 @@ extension GATTClient {
                 for entry in list {
                     if let error = cursor.accept(opcode, handle: entry.handle) { return .failed(error) }
                     let value = entry.value
-                    guard value.count == 4 || value.count == 6 else {
+                    guard DeclarationField.lengths.contains(value.count) else {
                         return .failed(.malformedResponse(.invalidValueLength(
-                            opcode, handle: entry.handle, length: value.count, expected: [4, 6])))
+                            opcode, handle: entry.handle, length: value.count, expected: DeclarationField.lengths)))
                     }
-                    let start = value.littleEndianUInt16(at: 0)
-                    let end = value.littleEndianUInt16(at: 2)
+                    let start = value.littleEndianUInt16(at: DeclarationField.includedServiceHandle)
+                    let end = value.littleEndianUInt16(at: DeclarationField.endGroupHandle)
                     guard start != 0, start <= end else {
                         return .failed(.malformedResponse(.invalidGroup(opcode, start: start, end: end)))
                     }
-                    if value.count == 6 {
-                        let uuid = BluetoothUUID(value.littleEndianUInt16(at: 4))
+                    if value.count == DeclarationField.serviceUUID.upperBound {
+                        let uuid = BluetoothUUID(value.littleEndianUInt16(at: DeclarationField.serviceUUID))
                         found.append(IncludedService(declarationHandle: entry.handle, handles: start...end, uuid: uuid))
                     } else {
                         pending.append(Pending(declarationHandle: entry.handle, handles: start...end))

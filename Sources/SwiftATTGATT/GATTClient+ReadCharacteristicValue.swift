@@ -6,7 +6,7 @@ extension GATTClient {
     ///
     /// One Read Request; the value is the Read Response's, at most ATT_MTU−1 octets (a
     /// longer value is cut there: read it with `ReadLongCharacteristicValues`).
-    public struct ReadCharacteristicValue: GATTProcedure {
+    public struct ReadCharacteristicValue: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [UInt8]
 
         public let mtu: Int
@@ -23,18 +23,13 @@ extension GATTClient {
             core.begin(.request(.readRequest(ReadRequest(handle: handle))))
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(.readResponse(read)): return core.emit(.done(Array(read.value)))
-            case let .handle(.errorResponse(error)): return core.emit(.failed(.attribute(error)))
-            case let .handle(pdu): return core.emit(.failed(.unexpectedResponse(pdu.opcode, request: .readRequest)))
+        func advance(_ pdu: ATTPDU) -> Step {
+            switch pdu {
+            case let .readResponse(read): return .done(Array(read.value))
+            case let .errorResponse(error): return .failed(.attribute(error))
+            default: return .failed(.unexpectedResponse(pdu.opcode, request: .readRequest))
             }
         }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
     }
 
     /// Read Characteristic Descriptors (§4.12.1): a Read Request at the descriptor's handle.

@@ -10,7 +10,7 @@ extension GATTClient {
     /// §3.2.9); a value past that fails the procedure rather than reading forever.
     /// Attribute Not Long on the first Read Blob means the value was whole after all, and
     /// it is returned; so is what was read when a later Read Blob gets Invalid Offset.
-    public struct ReadLongCharacteristicValues: GATTProcedure {
+    public struct ReadLongCharacteristicValues: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [UInt8]
 
         public let mtu: Int
@@ -40,23 +40,12 @@ extension GATTClient {
             return core.begin(.request(.readRequest(ReadRequest(handle: handle))))
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
         private mutating func blob() -> Step {
             blobs += 1
             return .request(.readBlobRequest(ReadBlobRequest(handle: handle, valueOffset: UInt16(Int(offset) + value.count))))
         }
 
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             let part: ArraySlice<UInt8>
             switch pdu {
             case let .readResponse(response): part = response.value

@@ -10,7 +10,7 @@ extension GATTClient {
     /// cuts the response there, and a cut value cannot be told from a short one), and the
     /// request must fit ATT_MTU. One handle is read with a Read Request, as a Read
     /// Multiple Request needs two; none finishes at once.
-    public struct ReadMultipleCharacteristicValues: GATTProcedure {
+    public struct ReadMultipleCharacteristicValues: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [[UInt8]]
 
         public let mtu: Int
@@ -44,19 +44,14 @@ extension GATTClient {
             }
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(.readMultipleResponse(read)): return core.emit(split(read.setOfValues, ReadMultipleResponse.opcode))
-            case let .handle(.readResponse(read)): return core.emit(split(read.value, ReadResponse.opcode))
-            case let .handle(.errorResponse(error)): return core.emit(.failed(.attribute(error)))
-            case let .handle(pdu): return core.emit(.failed(.unexpectedResponse(pdu.opcode, request: nil)))
+        func advance(_ pdu: ATTPDU) -> Step {
+            switch pdu {
+            case let .readMultipleResponse(read): return split(read.setOfValues, ReadMultipleResponse.opcode)
+            case let .readResponse(read): return split(read.value, ReadResponse.opcode)
+            case let .errorResponse(error): return .failed(.attribute(error))
+            default: return .failed(.unexpectedResponse(pdu.opcode, request: nil))
             }
         }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
 
         private func split(_ bytes: ArraySlice<UInt8>, _ opcode: ATTOpcode) -> Step {
             let total = lengths.reduce(0, +)

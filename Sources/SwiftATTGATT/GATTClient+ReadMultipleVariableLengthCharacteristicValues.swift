@@ -10,7 +10,7 @@ extension GATTClient {
     /// (a cut value, from where it was cut) or Read Long (a left-out value), so every
     /// value comes back whole. One handle is read with Read Long at once, as the request
     /// needs two; none finishes at once. The request must fit ATT_MTU.
-    public struct ReadMultipleVariableLengthCharacteristicValues: GATTProcedure {
+    public struct ReadMultipleVariableLengthCharacteristicValues: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [[UInt8]]
 
         public let mtu: Int
@@ -44,18 +44,7 @@ extension GATTClient {
             }
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             if var read = completion {
                 let step = read.receive(pdu)
                 completion = read

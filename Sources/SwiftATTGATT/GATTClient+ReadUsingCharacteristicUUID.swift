@@ -12,7 +12,7 @@ extension GATTClient {
     /// `ReadLongCharacteristicValues` at its handle for the rest. An error other than
     /// Attribute Not Found (Read Not Permitted, Insufficient Authentication, …) fails the
     /// procedure, even after some values were read.
-    public struct ReadUsingCharacteristicUUID: GATTProcedure {
+    public struct ReadUsingCharacteristicUUID: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [HandleValue]
 
         public let mtu: Int
@@ -36,23 +36,12 @@ extension GATTClient {
             return core.begin(request())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(advance(pdu))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
-
         private func request() -> Step {
             .request(.readByTypeRequest(ReadByTypeRequest(
                 startingHandle: cursor.start, endingHandle: range.upperBound, attributeType: GATTClient.wireForm(uuid))))
         }
 
-        private mutating func advance(_ pdu: ATTPDU) -> Step {
+        mutating func advance(_ pdu: ATTPDU) -> Step {
             switch pdu {
             case let .errorResponse(error) where error.errorCode == .attributeNotFound:
                 return .done(found)

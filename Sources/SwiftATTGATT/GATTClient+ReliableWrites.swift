@@ -10,7 +10,7 @@ extension GATTClient {
     /// on an Error Response it cancels too and fails with that error. After the last
     /// echo, Execute Write (write) commits everything. The characteristics should have
     /// the Reliable Write extended property (§3.3.3.1); the server decides.
-    public struct ReliableWrites: GATTProcedure {
+    public struct ReliableWrites: GATTProcedure, GATTCoreProcedure {
         public typealias Output = Void
 
         /// One value to write: where, what, and from which offset within the value.
@@ -47,15 +47,6 @@ extension GATTClient {
             return core.begin(prepared.start())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(prepared.advance(pdu, done: ()))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+        mutating func advance(_ pdu: ATTPDU) -> Step { prepared.advance(pdu, done: ()) }
     }
 }

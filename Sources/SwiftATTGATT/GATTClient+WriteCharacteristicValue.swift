@@ -6,7 +6,7 @@ extension GATTClient {
     ///
     /// One Write Request, answered by a Write Response. The value must fit the request:
     /// at most ATT_MTU−3 octets (`WriteLongCharacteristicValues` writes longer ones).
-    public struct WriteCharacteristicValue: GATTProcedure {
+    public struct WriteCharacteristicValue: GATTProcedure, GATTCoreProcedure {
         public typealias Output = Void
 
         public let mtu: Int
@@ -26,18 +26,13 @@ extension GATTClient {
             return core.begin(.request(.writeRequest(WriteRequest(handle: handle, value: value[...]))))
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case .handle(.writeResponse): return core.emit(.done(()))
-            case let .handle(.errorResponse(error)): return core.emit(.failed(.attribute(error)))
-            case let .handle(pdu): return core.emit(.failed(.unexpectedResponse(pdu.opcode, request: .writeRequest)))
+        func advance(_ pdu: ATTPDU) -> Step {
+            switch pdu {
+            case .writeResponse: return .done(())
+            case let .errorResponse(error): return .failed(.attribute(error))
+            default: return .failed(.unexpectedResponse(pdu.opcode, request: .writeRequest))
             }
         }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
     }
 
     /// Write Characteristic Descriptors (§4.12.3): a Write Request at the descriptor's handle.

@@ -9,7 +9,7 @@ extension GATTClient {
     /// handle and offset. On an Error Response to a Prepare Write, or a wrong echo, the
     /// client sends Execute Write (cancel) so the server drops the parts, then fails with
     /// that error. The value may be up to 512 octets less `offset` (Part F §3.2.9).
-    public struct WriteLongCharacteristicValues: GATTProcedure {
+    public struct WriteLongCharacteristicValues: GATTProcedure, GATTCoreProcedure {
         public typealias Output = Void
 
         public let mtu: Int
@@ -37,16 +37,7 @@ extension GATTClient {
             core.begin(writes.start())
         }
 
-        public mutating func receive(_ response: ATTPDU) -> Step {
-            switch core.intake(response) {
-            case let .stop(step): return step
-            case let .handle(pdu): return core.emit(writes.advance(pdu, done: ()))
-            }
-        }
-
-        public mutating func cancel() -> Step? { core.cancel() }
-
-        public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+        mutating func advance(_ pdu: ATTPDU) -> Step { writes.advance(pdu, done: ()) }
     }
 
     /// Write Long Characteristic Descriptors (§4.12.4): the same requests at the

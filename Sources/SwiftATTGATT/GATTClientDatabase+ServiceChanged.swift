@@ -15,15 +15,23 @@ extension GATTClientDatabase {
         return invalidate(try Self.serviceChangedRange(value, handle: handle))
     }
 
+    /// Where a Service Changed value holds the affected range's ends (Part G §7.1).
+    enum ServiceChangedField {
+        static let startOfAffectedHandleRange = 0..<2
+        static let endOfAffectedHandleRange = 2..<4
+        static let valueLength = endOfAffectedHandleRange.upperBound
+    }
+
     /// The affected handle range a Service Changed value carries: start, end, little-endian.
     public static func serviceChangedRange(_ value: some Collection<UInt8>, handle: UInt16) throws(GATTClientError) -> ClosedRange<UInt16> {
+        typealias Field = ServiceChangedField
         let bytes = Array(value)[...]
         let opcode = ATTOpcode.handleValueIndication
-        guard bytes.count == 4 else {
-            throw .malformedResponse(.invalidValueLength(opcode, handle: handle, length: bytes.count, expected: [4]))
+        guard bytes.count == Field.valueLength else {
+            throw .malformedResponse(.invalidValueLength(opcode, handle: handle, length: bytes.count, expected: [Field.valueLength]))
         }
-        let start = bytes.littleEndianUInt16(at: 0)
-        let end = bytes.littleEndianUInt16(at: 2)
+        let start = bytes.littleEndianUInt16(at: Field.startOfAffectedHandleRange)
+        let end = bytes.littleEndianUInt16(at: Field.endOfAffectedHandleRange)
         guard start != 0, start <= end else { throw .malformedResponse(.invalidGroup(opcode, start: start, end: end)) }
         return start...end
     }

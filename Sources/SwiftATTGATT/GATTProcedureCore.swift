@@ -130,3 +130,32 @@ struct GATTProcedureCore<Output: Sendable>: Sendable {
         }
     }
 }
+
+/// A procedure that keeps its shared part in a `GATTProcedureCore`: it begins with
+/// `core.begin(_:)` and says, in `advance(_:)`, where an answer takes it. Its
+/// `receive(_:)`, `cancel()` and `refused(_:)` are the core's, written once here: the core
+/// checks every answer against the outstanding request before `advance(_:)` sees it, and
+/// records the step `advance(_:)` returns.
+protocol GATTCoreProcedure: GATTProcedure {
+    var core: GATTProcedureCore<Output> { get set }
+
+    /// The next step, given an answer the core accepted: the outstanding request's
+    /// response, or an Error Response naming that request.
+    mutating func advance(_ answer: ATTPDU) -> Step
+}
+
+extension GATTCoreProcedure {
+    public mutating func receive(_ response: ATTPDU) -> Step {
+        switch core.intake(response) {
+        case let .stop(step):
+            return step
+        case let .handle(answer):
+            let next = advance(answer)
+            return core.emit(next)
+        }
+    }
+
+    public mutating func cancel() -> Step? { core.cancel() }
+
+    public mutating func refused(_ error: GATTClientError) -> Step { core.refused(error) }
+}

@@ -1,7 +1,8 @@
 import SwiftATTCore
 
-/// One fixed-length entry of an ATT response list, decoded from exactly its bytes.
-public protocol ATTListEntry: Sendable, Hashable {
+/// One fixed-length entry of an ATT response list: its fields, named by the octets they
+/// cover, read from exactly its bytes and written back the same way.
+public protocol ATTListEntry: ByteEncodable, Sendable, Hashable {
     /// Decodes an entry from its bytes, whose length the list has already validated.
     init(entryBytes: ArraySlice<UInt8>)
 }
@@ -37,8 +38,11 @@ public struct ATTEntryList<Entry: ATTListEntry>: RandomAccessCollection, Sendabl
 
 /// The handles of a Read Multiple or Read Multiple Variable request, read in place.
 public struct ATTHandleList: RandomAccessCollection, Sendable, Hashable {
-    /// Two bytes per handle.
+    /// `handleLength` bytes per handle.
     public let bytes: ArraySlice<UInt8>
+
+    /// Octets per handle.
+    @usableFromInline static let handleLength = 2
 
     @inlinable
     init(unchecked bytes: ArraySlice<UInt8>) { self.bytes = bytes }
@@ -51,18 +55,19 @@ public struct ATTHandleList: RandomAccessCollection, Sendable, Hashable {
     }
 
     @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { bytes.count / 2 }
+    @inlinable public var endIndex: Int { bytes.count / Self.handleLength }
 
     @inlinable
-    public subscript(position: Int) -> UInt16 { bytes.littleEndianUInt16(at: position &* 2) }
+    public subscript(position: Int) -> UInt16 { bytes.littleEndianUInt16(at: position &* Self.handleLength) }
 
-    /// Checks a request's handle list: an even number of bytes, at least two handles.
+    /// Checks a request's handle list: a whole number of handles, at least two.
     @inlinable
     static func parse(_ bytes: ArraySlice<UInt8>, of opcode: ATTOpcode) throws(ATTDecodingError) -> ATTHandleList {
-        guard bytes.count % 2 == 0 else {
-            throw .lengthNotMultiple(opcode, dataLength: bytes.count, entryLength: 2)
+        guard bytes.count % handleLength == 0 else {
+            throw .lengthNotMultiple(opcode, dataLength: bytes.count, entryLength: handleLength)
         }
-        guard bytes.count >= 4 else { throw .tooFewEntries(opcode, count: bytes.count / 2, minimum: 2) }
+        let count = bytes.count / handleLength
+        guard count >= 2 else { throw .tooFewEntries(opcode, count: count, minimum: 2) }
         return ATTHandleList(unchecked: bytes)
     }
 }
@@ -78,20 +83,18 @@ extension ATTEntryList {
         return Self(unchecked: bytes, entryLength: entryLength)
     }
 
-    /// Builds a list's wire form from entries that all encode to `entryLength` bytes.
-    static func build(
-        _ entries: some Sequence<Entry>, of opcode: ATTOpcode,
-        entryLength: (Entry) -> Int, write: (Entry, inout [UInt8]) -> Void
-    ) throws(ATTDecodingError) -> Self {
+    /// A list's wire form from entries that must all encode to the same length, the
+    /// first one's.
+    static func build(_ entries: some Sequence<Entry>, of opcode: ATTOpcode) throws(ATTDecodingError) -> Self {
         var out: [UInt8] = []
         var length: Int? = nil
         for e in entries {
-            let n = entryLength(e)
+            let n = e.encodedLength
             if let length, length != n {
                 throw .lengthNotMultiple(opcode, dataLength: out.count + n, entryLength: length)
             }
             length = n
-            write(e, &out)
+            e.encode(appendingTo: &out)
         }
         guard let length else { throw .tooFewEntries(opcode, count: 0, minimum: 1) }
         return Self(unchecked: out[...], entryLength: length)

@@ -40,11 +40,12 @@ public enum ATTPDU: Sendable, Hashable {
 
     /// Decodes one whole PDU, opcode first.
     ///
-    /// The cases are the opcodes' literal values (each line names its PDU type): with
-    /// `Type.opcode.rawValue` patterns the compiler tested the opcodes one after another,
-    /// so a Handle Value Notification, 24th in line, took twice as long to decode as an
-    /// Error Response; literals make one jump table. The golden-vector tests decode every
-    /// PDU type, so a wrong literal fails them.
+    /// The cases are the opcodes' literal values (each line names its PDU type), so the
+    /// switch is one jump table and every opcode costs the same to dispatch. Patterns
+    /// such as `Type.opcode.rawValue` are not constants to the compiler: it tests them one
+    /// after another, and a PDU late in the list decodes slower than an early one
+    /// (README.md, benchmark notes). The golden-vector tests decode every PDU type, so a
+    /// wrong literal fails them.
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         guard let first = pdu.first else { throw .empty }

@@ -7,6 +7,10 @@ import SwiftATTCore
 /// list shares the input's storage, so decoding copies and allocates nothing. Encoding
 /// (from `ByteEncodable`) writes exactly `encodedLength` bytes into a buffer the caller
 /// owns. For every valid PDU, `encoded()` returns exactly the bytes that were parsed.
+///
+/// Each type names where its fields lie, by the octets they cover, in a `Field` enum
+/// (a shape's in `ATTPDUShapes.swift`, a list entry's inside the entry type), so no
+/// parser counts bytes.
 public protocol ATTPDUCodable: ByteEncodable, Sendable, Hashable {
     /// The opcode this type parses and emits.
     static var opcode: ATTOpcode { get }

@@ -1,11 +1,11 @@
 import SwiftATTCore
 
-// Several PDUs share a layout and differ only in opcode. Each shape's parser and encoder
-// is written once here; the PDU types adopt the shape and keep their own names and docs.
-// The parsers are always inlined: left to itself the optimiser shared one out-of-line
-// copy per shape between the PDUs, so `ATTPDU(parsing:)` paid a call and copied the
-// result through memory (a Handle Value Notification's decode took 40 instructions, a
-// fifth, more).
+// Several PDUs share a layout and differ only in opcode. Each shape's fields, parser and
+// encoder are written once here; the PDU types adopt the shape and keep their own names
+// and docs. The parsers are always inlined, so that each PDU type gets its own copy,
+// built in place where `ATTPDU(parsing:)` puts it: a copy shared between a shape's PDUs
+// would be a call away, handing its result back through memory (README.md, benchmark
+// notes, has what that cost).
 
 /// A PDU that is only an opcode (Write Response, Execute Write Response, Handle Value
 /// Confirmation).
@@ -13,14 +13,20 @@ public protocol ATTOpcodeOnlyPDU: ATTPDUCodable {
     init()
 }
 
+/// Where an opcode-only PDU's fields lie: the opcode is the whole PDU.
+@usableFromInline
+enum ATTOpcodeOnlyPDUField {
+    @usableFromInline static let pduLength = 1
+}
+
 extension ATTOpcodeOnlyPDU {
     @inlinable @inline(__always)
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, length: 1)
+        try ATTWire.check(pdu, is: Self.opcode, length: ATTOpcodeOnlyPDUField.pduLength)
         self.init()
     }
 
-    public var encodedLength: Int { 1 }
+    public var encodedLength: Int { ATTOpcodeOnlyPDUField.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
@@ -33,14 +39,21 @@ public protocol ATTHandlePDU: ATTPDUCodable {
     init(handle: UInt16)
 }
 
+/// Where an `ATTHandlePDU`'s fields lie, after the opcode.
+@usableFromInline
+enum ATTHandlePDUField {
+    @usableFromInline static let handle = 1..<3
+    @usableFromInline static let pduLength = 3
+}
+
 extension ATTHandlePDU {
     @inlinable @inline(__always)
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, length: 3)
-        self.init(handle: pdu.littleEndianUInt16(at: 1))
+        try ATTWire.check(pdu, is: Self.opcode, length: ATTHandlePDUField.pduLength)
+        self.init(handle: pdu.littleEndianUInt16(at: ATTHandlePDUField.handle))
     }
 
-    public var encodedLength: Int { 3 }
+    public var encodedLength: Int { ATTHandlePDUField.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
@@ -55,16 +68,22 @@ public protocol ATTValuePDU: ATTPDUCodable {
     init(value: ArraySlice<UInt8>)
 }
 
+/// Where an `ATTValuePDU`'s fields lie, after the opcode.
+@usableFromInline
+enum ATTValuePDUField {
+    @usableFromInline static let value = 1...
+}
+
 extension ATTValuePDU {
     @inlinable @inline(__always)
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
-        let value = pdu.bytes(from: 1)
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: ATTValuePDUField.value.lowerBound)
+        let value = pdu.bytes(at: ATTValuePDUField.value)
         try ATTWire.checkValue(value, of: Self.opcode)
         self.init(value: value)
     }
 
-    public var encodedLength: Int { 1 + value.count }
+    public var encodedLength: Int { ATTValuePDUField.value.lowerBound + value.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
@@ -80,24 +99,33 @@ public protocol ATTHandleValuePDU: ATTPDUCodable {
     init(handle: UInt16, value: ArraySlice<UInt8>)
 }
 
+/// Where an `ATTHandleValuePDU`'s fields lie, after the opcode.
+@usableFromInline
+enum ATTHandleValuePDUField {
+    @usableFromInline static let handle = 1..<3
+    @usableFromInline static let value = 3...
+}
+
 extension ATTHandleValuePDU {
     @inlinable @inline(__always)
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
         let handle = try Self.handle(in: pdu)
-        self.init(handle: handle, value: pdu.bytes(from: 3))
+        self.init(handle: handle, value: pdu.bytes(at: ATTHandleValuePDUField.value))
     }
 
     /// The handle of a PDU of this kind, checked as `init(parsing:)` checks it (the value
-    /// is `pdu.dropFirst(3)`), without slicing out the value: for a receiver that copies
-    /// the value out itself, as a host does with a stream of notifications.
+    /// is everything after the handle, `pdu.dropFirst(3)`), without slicing out the
+    /// value: for a receiver that copies the value out itself, as a host does with a
+    /// stream of notifications.
     @inlinable @inline(__always)
     public static func handle(in pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) -> UInt16 {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 3)
-        try ATTWire.checkValueLength(pdu.count - 3, of: Self.opcode)
-        return pdu.littleEndianUInt16(at: 1)
+        let valueStart = ATTHandleValuePDUField.value.lowerBound
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: valueStart)
+        try ATTWire.checkValueLength(pdu.count - valueStart, of: Self.opcode)
+        return pdu.littleEndianUInt16(at: ATTHandleValuePDUField.handle)
     }
 
-    public var encodedLength: Int { 3 + value.count }
+    public var encodedLength: Int { ATTHandleValuePDUField.value.lowerBound + value.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
@@ -115,16 +143,27 @@ public protocol ATTPreparedValuePDU: ATTPDUCodable {
     init(handle: UInt16, valueOffset: UInt16, partAttributeValue: ArraySlice<UInt8>)
 }
 
+/// Where an `ATTPreparedValuePDU`'s fields lie, after the opcode.
+@usableFromInline
+enum ATTPreparedValuePDUField {
+    @usableFromInline static let handle = 1..<3
+    @usableFromInline static let valueOffset = 3..<5
+    @usableFromInline static let partAttributeValue = 5...
+}
+
 extension ATTPreparedValuePDU {
     @inlinable @inline(__always)
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 5)
-        let part = pdu.bytes(from: 5)
+        typealias Field = ATTPreparedValuePDUField
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: Field.partAttributeValue.lowerBound)
+        let part = pdu.bytes(at: Field.partAttributeValue)
         try ATTWire.checkValue(part, of: Self.opcode)
-        self.init(handle: pdu.littleEndianUInt16(at: 1), valueOffset: pdu.littleEndianUInt16(at: 3), partAttributeValue: part)
+        self.init(
+            handle: pdu.littleEndianUInt16(at: Field.handle), valueOffset: pdu.littleEndianUInt16(at: Field.valueOffset),
+            partAttributeValue: part)
     }
 
-    public var encodedLength: Int { 5 + partAttributeValue.count }
+    public var encodedLength: Int { ATTPreparedValuePDUField.partAttributeValue.lowerBound + partAttributeValue.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
@@ -141,17 +180,56 @@ public protocol ATTHandleListPDU: ATTPDUCodable {
     init(setOfHandles: ATTHandleList)
 }
 
+/// Where an `ATTHandleListPDU`'s fields lie, after the opcode.
+@usableFromInline
+enum ATTHandleListPDUField {
+    @usableFromInline static let setOfHandles = 1...
+}
+
 extension ATTHandleListPDU {
     @inlinable @inline(__always)
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
-        self.init(setOfHandles: try ATTHandleList.parse(pdu.bytes(from: 1), of: Self.opcode))
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: ATTHandleListPDUField.setOfHandles.lowerBound)
+        self.init(setOfHandles: try ATTHandleList.parse(pdu.bytes(at: ATTHandleListPDUField.setOfHandles), of: Self.opcode))
     }
 
-    public var encodedLength: Int { 1 + setOfHandles.bytes.count }
+    public var encodedLength: Int { ATTHandleListPDUField.setOfHandles.lowerBound + setOfHandles.bytes.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
         writer.write(setOfHandles.bytes)
+    }
+}
+
+/// Read By Type Request and Read By Group Type Request (Core 5.4 Vol 3 Part F §3.4.4.1,
+/// §3.4.4.9): one layout, a handle range and the type of attribute (or of group) to look
+/// for, a 16- or 128-bit UUID. Its fields, parser and encoder, for the two to share.
+@usableFromInline
+enum ATTTypeInRangeRequest {
+    @usableFromInline static let startingHandle = 1..<3
+    @usableFromInline static let endingHandle = 3..<5
+    /// A 16-bit UUID (two octets) or a 128-bit one (sixteen), to the end of the PDU.
+    @usableFromInline static let type = 5...
+    /// The PDU with a 16-bit UUID.
+    @usableFromInline static let minimumPDULength = 7
+
+    @inlinable @inline(__always)
+    static func parse(
+        _ pdu: borrowing ArraySlice<UInt8>, of opcode: ATTOpcode
+    ) throws(ATTDecodingError) -> (startingHandle: UInt16, endingHandle: UInt16, type: BluetoothUUID) {
+        try ATTWire.check(pdu, is: opcode, atLeast: minimumPDULength)
+        return (pdu.littleEndianUInt16(at: startingHandle), pdu.littleEndianUInt16(at: endingHandle),
+                try ATTWire.uuid(pdu.bytes(at: type), of: opcode))
+    }
+
+    static func encodedLength(type uuid: BluetoothUUID) -> Int { type.lowerBound + uuid.encodedLength }
+
+    static func encode(
+        _ opcode: ATTOpcode, _ start: UInt16, _ end: UInt16, _ uuid: BluetoothUUID, into writer: inout ByteWriter
+    ) {
+        writer.write(opcode.rawValue)
+        writer.write(start)
+        writer.write(end)
+        uuid.encode(into: &writer)
     }
 }

@@ -33,8 +33,13 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
     /// Whether each tuple starts with a handle.
     public let hasHandles: Bool
 
-    @inlinable
-    var headerLength: Int { hasHandles ? 4 : 2 }
+    /// Where a tuple's fields lie, from its first octet: the handle (only in Multiple
+    /// Handle Value Notification), the Length, then the value.
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let handle = 0..<2
+        @inlinable static func length(hasHandles: Bool) -> Range<Int> { hasHandles ? 2..<4 : 0..<2 }
+    }
 
     @usableFromInline
     init(unchecked bytes: ArraySlice<UInt8>, hasHandles: Bool) {
@@ -60,7 +65,8 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
         _ bytes: ArraySlice<UInt8>, of opcode: ATTOpcode, hasHandles: Bool,
         minimumCount: Int, allowTruncatedLast: Bool, pduOffset: Int
     ) throws(ATTDecodingError) -> ATTTupleList {
-        let header = hasHandles ? 4 : 2
+        let lengthField = Field.length(hasHandles: hasHandles)
+        let header = lengthField.upperBound
         var offset = 0
         var count = 0
         while offset < bytes.count {
@@ -68,7 +74,7 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
             guard remaining >= header else {
                 throw .tupleOverrun(opcode, offset: pduOffset &+ offset, need: header, have: remaining)
             }
-            let length = Int(bytes.littleEndianUInt16(at: offset &+ header &- 2))
+            let length = Int(bytes.littleEndianUInt16(at: offset &+ lengthField.lowerBound))
             guard length <= ATTLimits.maximumAttributeValueLength else {
                 throw .valueTooLong(opcode, length: length)
             }
@@ -97,11 +103,12 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
         @inlinable
         public mutating func next() -> Tuple? {
             let bytes = list.bytes
-            let header = list.headerLength
+            let lengthField = Field.length(hasHandles: list.hasHandles)
+            let header = lengthField.upperBound
             // Parsed lists are validated; a list built by hand is walked defensively.
             guard bytes.count &- offset >= header else { return nil }
-            let handle: UInt16? = list.hasHandles ? bytes.littleEndianUInt16(at: offset) : nil
-            let length = Int(bytes.littleEndianUInt16(at: offset &+ header &- 2))
+            let handle: UInt16? = list.hasHandles ? bytes.littleEndianUInt16(at: offset &+ Field.handle.lowerBound) : nil
+            let length = Int(bytes.littleEndianUInt16(at: offset &+ lengthField.lowerBound))
             let present = Swift.min(length, bytes.count &- offset &- header)
             let value = bytes.bytes(at: offset &+ header, count: present)
             offset &+= header &+ present

@@ -15,15 +15,23 @@ public struct ErrorResponse: ATTPDUCodable {
         self.errorCode = errorCode
     }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, length: 5)
-        requestOpcode = ATTOpcode(pdu.byte(at: 1))
-        handle = pdu.littleEndianUInt16(at: 2)
-        errorCode = ATTErrorCode(pdu.byte(at: 4))
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let requestOpcodeInError = 1
+        @usableFromInline static let attributeHandleInError = 2..<4
+        @usableFromInline static let errorCode = 4
+        @usableFromInline static let pduLength = 5
     }
 
-    public var encodedLength: Int { 5 }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        requestOpcode = ATTOpcode(pdu.byte(at: Field.requestOpcodeInError))
+        handle = pdu.littleEndianUInt16(at: Field.attributeHandleInError)
+        errorCode = ATTErrorCode(pdu.byte(at: Field.errorCode))
+    }
+
+    public var encodedLength: Int { Field.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

@@ -9,13 +9,19 @@ public struct ExchangeMTURequest: ATTPDUCodable {
 
     public init(clientRxMTU: UInt16) { self.clientRxMTU = clientRxMTU }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, length: 3)
-        clientRxMTU = pdu.littleEndianUInt16(at: 1)
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let clientRxMTU = 1..<3
+        @usableFromInline static let pduLength = 3
     }
 
-    public var encodedLength: Int { 3 }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        clientRxMTU = pdu.littleEndianUInt16(at: Field.clientRxMTU)
+    }
+
+    public var encodedLength: Int { Field.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

@@ -7,13 +7,19 @@ public struct ExchangeMTUResponse: ATTPDUCodable {
 
     public init(serverRxMTU: UInt16) { self.serverRxMTU = serverRxMTU }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, length: 3)
-        serverRxMTU = pdu.littleEndianUInt16(at: 1)
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let serverRxMTU = 1..<3
+        @usableFromInline static let pduLength = 3
     }
 
-    public var encodedLength: Int { 3 }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        serverRxMTU = pdu.littleEndianUInt16(at: Field.serverRxMTU)
+    }
+
+    public var encodedLength: Int { Field.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

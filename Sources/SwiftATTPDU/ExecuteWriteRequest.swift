@@ -15,15 +15,21 @@ public struct ExecuteWriteRequest: ATTPDUCodable {
 
     public init(flags: Flags) { self.flags = flags }
 
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let flags = 1
+        @usableFromInline static let pduLength = 2
+    }
+
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, length: 2)
-        let raw = pdu.byte(at: 1)
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        let raw = pdu.byte(at: Field.flags)
         guard let flags = Flags(rawValue: raw) else { throw .invalidExecuteWriteFlags(raw) }
         self.flags = flags
     }
 
-    public var encodedLength: Int { 2 }
+    public var encodedLength: Int { Field.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

@@ -17,17 +17,25 @@ public struct FindByTypeValueRequest: ATTPDUCodable {
         self.attributeValue = attributeValue
     }
 
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let startingHandle = 1..<3
+        @usableFromInline static let endingHandle = 3..<5
+        @usableFromInline static let attributeType = 5..<7
+        @usableFromInline static let attributeValue = 7...
+    }
+
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 7)
-        startingHandle = pdu.littleEndianUInt16(at: 1)
-        endingHandle = pdu.littleEndianUInt16(at: 3)
-        attributeType = pdu.littleEndianUInt16(at: 5)
-        attributeValue = pdu.bytes(from: 7)
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: Field.attributeValue.lowerBound)
+        startingHandle = pdu.littleEndianUInt16(at: Field.startingHandle)
+        endingHandle = pdu.littleEndianUInt16(at: Field.endingHandle)
+        attributeType = pdu.littleEndianUInt16(at: Field.attributeType)
+        attributeValue = pdu.bytes(at: Field.attributeValue)
         try ATTWire.checkValue(attributeValue, of: Self.opcode)
     }
 
-    public var encodedLength: Int { 7 + attributeValue.count }
+    public var encodedLength: Int { Field.attributeValue.lowerBound + attributeValue.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

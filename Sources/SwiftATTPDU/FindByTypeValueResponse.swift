@@ -2,13 +2,19 @@ import SwiftATTCore
 
 /// ATT_FIND_BY_TYPE_VALUE_RSP: the handle ranges of the matching attributes.
 /// Core 5.4 Vol 3 Part F §3.4.3.4.
-public struct FindByTypeValueResponse: ATTPDUCodable {
+public struct FindByTypeValueResponse: ATTEntryListPDU {
     public static let opcode = ATTOpcode.findByTypeValueResponse
 
     /// A found attribute and the end of its group (the service's last handle).
     public struct HandlesInformation: ATTListEntry {
         public var foundAttributeHandle: UInt16
         public var groupEndHandle: UInt16
+
+        @usableFromInline
+        enum Field {
+            @usableFromInline static let foundAttributeHandle = 0..<2
+            @usableFromInline static let groupEndHandle = 2..<4
+        }
 
         public init(foundAttributeHandle: UInt16, groupEndHandle: UInt16) {
             self.foundAttributeHandle = foundAttributeHandle
@@ -17,36 +23,28 @@ public struct FindByTypeValueResponse: ATTPDUCodable {
 
         @inlinable
         public init(entryBytes: ArraySlice<UInt8>) {
-            foundAttributeHandle = entryBytes.littleEndianUInt16(at: 0)
-            groupEndHandle = entryBytes.littleEndianUInt16(at: 2)
+            foundAttributeHandle = entryBytes.littleEndianUInt16(at: Field.foundAttributeHandle)
+            groupEndHandle = entryBytes.littleEndianUInt16(at: Field.groupEndHandle)
+        }
+
+        public var encodedLength: Int { Field.groupEndHandle.upperBound }
+
+        public func encode(into writer: inout ByteWriter) {
+            writer.write(foundAttributeHandle)
+            writer.write(groupEndHandle)
         }
     }
 
-    /// The list's bytes, stored plainly so a decoded `ATTPDU` needs no generic metadata.
-    public let handlesInformationBytes: ArraySlice<UInt8>
+    @inlinable
+    public static var entryLengthField: ATTEntryLengthField { .absent(entryLength: HandlesInformation.Field.groupEndHandle.upperBound) }
 
-    /// The found ranges, decoded on access.
-    public var handlesInformationList: ATTEntryList<HandlesInformation> {
-        ATTEntryList(unchecked: handlesInformationBytes, entryLength: 4)
-    }
-
-    public init(_ entries: [HandlesInformation]) throws(ATTDecodingError) {
-        handlesInformationBytes = try ATTEntryList<HandlesInformation>.build(entries, of: Self.opcode, entryLength: { _ in 4 }) { e, out in
-            out.append(littleEndian: e.foundAttributeHandle)
-            out.append(littleEndian: e.groupEndHandle)
-        }.bytes
-    }
+    public let entryList: ATTEntryList<HandlesInformation>
 
     @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
-        handlesInformationBytes = try ATTEntryList<HandlesInformation>.parse(pdu.bytes(from: 1), entryLength: 4, of: Self.opcode).bytes
-    }
+    public init(entryList: ATTEntryList<HandlesInformation>) { self.entryList = entryList }
 
-    public var encodedLength: Int { 1 + handlesInformationBytes.count }
-
-    public func encode(into writer: inout ByteWriter) {
-        writer.write(Self.opcode.rawValue)
-        writer.write(handlesInformationBytes)
-    }
+    /// The found ranges, decoded on access.
+    @inlinable public var handlesInformationList: ATTEntryList<HandlesInformation> { entryList }
+    /// The list's bytes.
+    @inlinable public var handlesInformationBytes: ArraySlice<UInt8> { entryList.bytes }
 }

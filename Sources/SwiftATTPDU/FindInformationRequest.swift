@@ -11,14 +11,21 @@ public struct FindInformationRequest: ATTPDUCodable {
         self.endingHandle = endingHandle
     }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, length: 5)
-        startingHandle = pdu.littleEndianUInt16(at: 1)
-        endingHandle = pdu.littleEndianUInt16(at: 3)
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let startingHandle = 1..<3
+        @usableFromInline static let endingHandle = 3..<5
+        @usableFromInline static let pduLength = 5
     }
 
-    public var encodedLength: Int { 5 }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        startingHandle = pdu.littleEndianUInt16(at: Field.startingHandle)
+        endingHandle = pdu.littleEndianUInt16(at: Field.endingHandle)
+    }
+
+    public var encodedLength: Int { Field.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

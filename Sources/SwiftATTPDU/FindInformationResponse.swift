@@ -2,7 +2,7 @@ import SwiftATTCore
 
 /// ATT_FIND_INFORMATION_RSP: handle–type pairs, all 16-bit or all 128-bit.
 /// Core 5.4 Vol 3 Part F §3.4.3.2.
-public struct FindInformationResponse: ATTPDUCodable {
+public struct FindInformationResponse: ATTEntryListPDU {
     public static let opcode = ATTOpcode.findInformationResponse
 
     /// Whether the list holds 16-bit (0x01) or 128-bit (0x02) UUIDs.
@@ -11,13 +11,28 @@ public struct FindInformationResponse: ATTPDUCodable {
         case uuid128 = 0x02
 
         /// Octets per handle–UUID pair.
-        public var entryLength: Int { self == .uuid16 ? 4 : 18 }
+        @inlinable
+        public var entryLength: Int {
+            switch self {
+            case .uuid16: Information.Field.uuid16.upperBound
+            case .uuid128: Information.Field.uuid128.upperBound
+            }
+        }
     }
 
     /// One handle and its attribute type.
     public struct Information: ATTListEntry {
         public var handle: UInt16
         public var uuid: BluetoothUUID
+
+        @usableFromInline
+        enum Field {
+            @usableFromInline static let handle = 0..<2
+            /// The UUID in a list of format 0x01.
+            @usableFromInline static let uuid16 = 2..<4
+            /// The UUID in a list of format 0x02.
+            @usableFromInline static let uuid128 = 2..<18
+        }
 
         public init(handle: UInt16, uuid: BluetoothUUID) {
             self.handle = handle
@@ -26,22 +41,29 @@ public struct FindInformationResponse: ATTPDUCodable {
 
         @inlinable
         public init(entryBytes: ArraySlice<UInt8>) {
-            handle = entryBytes.littleEndianUInt16(at: 0)
-            uuid = entryBytes.count == 4
-                ? BluetoothUUID(entryBytes.littleEndianUInt16(at: 2))
-                : BluetoothUUID(uuid128: entryBytes.littleEndianUInt128(at: 2))
+            handle = entryBytes.littleEndianUInt16(at: Field.handle)
+            uuid = entryBytes.count == Field.uuid16.upperBound
+                ? BluetoothUUID(entryBytes.littleEndianUInt16(at: Field.uuid16))
+                : BluetoothUUID(uuid128: entryBytes.littleEndianUInt128(at: Field.uuid128))
+        }
+
+        public var encodedLength: Int { Field.handle.upperBound + uuid.encodedLength }
+
+        public func encode(into writer: inout ByteWriter) {
+            writer.write(handle)
+            uuid.encode(into: &writer)
         }
     }
 
-    public let format: Format
-    /// The pairs' bytes. Stored as plain bytes, not as the generic list, so a decoded
-    /// `ATTPDU` needs no generic metadata at run time (copying or destroying one stays cheap).
-    public let informationDataBytes: ArraySlice<UInt8>
-
-    /// The handle–UUID pairs, decoded on access.
-    public var informationData: ATTEntryList<Information> {
-        ATTEntryList(unchecked: informationDataBytes, entryLength: format.entryLength)
+    @inlinable
+    public static var entryLengthField: ATTEntryLengthField {
+        .format(uuid16: Information.Field.uuid16.upperBound, uuid128: Information.Field.uuid128.upperBound)
     }
+
+    public let entryList: ATTEntryList<Information>
+
+    @inlinable
+    public init(entryList: ATTEntryList<Information>) { self.entryList = entryList }
 
     /// A response from pairs whose UUIDs all have the same width (16 or 128 bits).
     public init(_ entries: [Information]) throws(ATTDecodingError) {
@@ -49,27 +71,13 @@ public struct FindInformationResponse: ATTPDUCodable {
             throw entries.isEmpty ? .tooFewEntries(Self.opcode, count: 0, minimum: 1)
                 : .invalidUUIDLength(Self.opcode, byteCount: 4)
         }
-        format = first == .bits16 ? .uuid16 : .uuid128
-        informationDataBytes = try ATTEntryList<Information>.build(entries, of: Self.opcode, entryLength: { 2 + $0.uuid.encodedLength }) { e, out in
-            out.append(littleEndian: e.handle)
-            out.append(contentsOf: e.uuid.encoded())
-        }.bytes
+        self.init(entryList: try .build(entries, of: Self.opcode))
     }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 2)
-        let raw = pdu.byte(at: 1)
-        guard let format = Format(rawValue: raw) else { throw .invalidFormat(raw) }
-        self.format = format
-        informationDataBytes = try ATTEntryList<Information>.parse(pdu.bytes(from: 2), entryLength: format.entryLength, of: Self.opcode).bytes
-    }
-
-    public var encodedLength: Int { 2 + informationDataBytes.count }
-
-    public func encode(into writer: inout ByteWriter) {
-        writer.write(Self.opcode.rawValue)
-        writer.write(format.rawValue)
-        writer.write(informationDataBytes)
-    }
+    /// Whether the pairs hold 16-bit or 128-bit UUIDs.
+    @inlinable public var format: Format { entryList.entryLength == Information.Field.uuid16.upperBound ? .uuid16 : .uuid128 }
+    /// The handle–UUID pairs, decoded on access.
+    @inlinable public var informationData: ATTEntryList<Information> { entryList }
+    /// The pairs' bytes.
+    @inlinable public var informationDataBytes: ArraySlice<UInt8> { entryList.bytes }
 }

@@ -10,15 +10,21 @@ public struct MultipleHandleValueNotification: ATTPDUCodable {
         handleLengthValueTupleList = ATTTupleList(tuples, hasHandles: true)
     }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
-        handleLengthValueTupleList = try .parse(
-            pdu.bytes(from: 1), of: Self.opcode, hasHandles: true,
-            minimumCount: 2, allowTruncatedLast: false, pduOffset: 1)
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let handleLengthValueTupleList = 1...
     }
 
-    public var encodedLength: Int { 1 + handleLengthValueTupleList.bytes.count }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        let tuples = Field.handleLengthValueTupleList
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: tuples.lowerBound)
+        handleLengthValueTupleList = try .parse(
+            pdu.bytes(at: tuples), of: Self.opcode, hasHandles: true,
+            minimumCount: 2, allowTruncatedLast: false, pduOffset: tuples.lowerBound)
+    }
+
+    public var encodedLength: Int { Field.handleLengthValueTupleList.lowerBound + handleLengthValueTupleList.bytes.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

@@ -11,14 +11,21 @@ public struct ReadBlobRequest: ATTPDUCodable {
         self.valueOffset = valueOffset
     }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, length: 5)
-        handle = pdu.littleEndianUInt16(at: 1)
-        valueOffset = pdu.littleEndianUInt16(at: 3)
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let attributeHandle = 1..<3
+        @usableFromInline static let valueOffset = 3..<5
+        @usableFromInline static let pduLength = 5
     }
 
-    public var encodedLength: Int { 5 }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        handle = pdu.littleEndianUInt16(at: Field.attributeHandle)
+        valueOffset = pdu.littleEndianUInt16(at: Field.valueOffset)
+    }
+
+    public var encodedLength: Int { Field.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

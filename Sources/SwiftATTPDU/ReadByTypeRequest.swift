@@ -17,18 +17,12 @@ public struct ReadByTypeRequest: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 7)
-        startingHandle = pdu.littleEndianUInt16(at: 1)
-        endingHandle = pdu.littleEndianUInt16(at: 3)
-        attributeType = try ATTWire.uuid(pdu.bytes(from: 5), of: Self.opcode)
+        (startingHandle, endingHandle, attributeType) = try ATTTypeInRangeRequest.parse(pdu, of: Self.opcode)
     }
 
-    public var encodedLength: Int { 5 + attributeType.encodedLength }
+    public var encodedLength: Int { ATTTypeInRangeRequest.encodedLength(type: attributeType) }
 
     public func encode(into writer: inout ByteWriter) {
-        writer.write(Self.opcode.rawValue)
-        writer.write(startingHandle)
-        writer.write(endingHandle)
-        attributeType.encode(into: &writer)
+        ATTTypeInRangeRequest.encode(Self.opcode, startingHandle, endingHandle, attributeType, into: &writer)
     }
 }

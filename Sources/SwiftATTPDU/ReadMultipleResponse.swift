@@ -9,13 +9,18 @@ public struct ReadMultipleResponse: ATTPDUCodable {
 
     public init(setOfValues: ArraySlice<UInt8>) { self.setOfValues = setOfValues }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
-        setOfValues = pdu.bytes(from: 1)
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let setOfValues = 1...
     }
 
-    public var encodedLength: Int { 1 + setOfValues.count }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: Field.setOfValues.lowerBound)
+        setOfValues = pdu.bytes(at: Field.setOfValues)
+    }
+
+    public var encodedLength: Int { Field.setOfValues.lowerBound + setOfValues.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

@@ -10,15 +10,21 @@ public struct ReadMultipleVariableResponse: ATTPDUCodable {
         lengthValueTupleList = ATTTupleList(tuples, hasHandles: false)
     }
 
-    @inlinable
-    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 1)
-        lengthValueTupleList = try .parse(
-            pdu.bytes(from: 1), of: Self.opcode, hasHandles: false,
-            minimumCount: 1, allowTruncatedLast: true, pduOffset: 1)
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let lengthValueTupleList = 1...
     }
 
-    public var encodedLength: Int { 1 + lengthValueTupleList.bytes.count }
+    @inlinable
+    public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        let tuples = Field.lengthValueTupleList
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: tuples.lowerBound)
+        lengthValueTupleList = try .parse(
+            pdu.bytes(at: tuples), of: Self.opcode, hasHandles: false,
+            minimumCount: 1, allowTruncatedLast: true, pduOffset: tuples.lowerBound)
+    }
+
+    public var encodedLength: Int { Field.lengthValueTupleList.lowerBound + lengthValueTupleList.bytes.count }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)

@@ -6,8 +6,8 @@ public struct SignedWriteCommand: ATTPDUCodable {
     public static let opcode = ATTOpcode.signedWriteCommand
     public var handle: UInt16
     /// The value and the signature after it, as on the wire: one view instead of two
-    /// keeps the PDU (and so every `ATTPDU`) at one slice's size, and decoding at one
-    /// retain of the input.
+    /// keeps the PDU, and so every `ATTPDU`, the size of one slice, holding the input's
+    /// storage once.
     @usableFromInline
     var valueAndSignature: ArraySlice<UInt8>
 
@@ -36,17 +36,30 @@ public struct SignedWriteCommand: ATTPDUCodable {
     }
 
     /// The SignCounter, the first four octets of the signature.
-    public var signCounter: UInt32 { authenticationSignature.littleEndianUInt32(at: 0) }
+    public var signCounter: UInt32 { authenticationSignature.littleEndianUInt32(at: SignatureField.signCounter) }
+
+    @usableFromInline
+    enum Field {
+        @usableFromInline static let attributeHandle = 1..<3
+        /// The value, then the 12-octet signature, to the end of the PDU.
+        @usableFromInline static let attributeValueAndSignature = 3...
+    }
+
+    /// The signature's fields (Core 5.4 Vol 3 Part H §2.4.5): the SignCounter, then the MAC.
+    enum SignatureField {
+        static let signCounter = 0..<4
+    }
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
-        try ATTWire.check(pdu, is: Self.opcode, atLeast: 3 + ATTLimits.signatureLength)
-        handle = pdu.littleEndianUInt16(at: 1)
-        valueAndSignature = pdu.bytes(from: 3)
+        let tail = Field.attributeValueAndSignature
+        try ATTWire.check(pdu, is: Self.opcode, atLeast: tail.lowerBound + ATTLimits.signatureLength)
+        handle = pdu.littleEndianUInt16(at: Field.attributeHandle)
+        valueAndSignature = pdu.bytes(at: tail)
         try ATTWire.checkValue(valueAndSignature.dropLast(ATTLimits.signatureLength), of: Self.opcode)
     }
 
-    public var encodedLength: Int { 3 + value.count + ATTLimits.signatureLength }
+    public var encodedLength: Int { Field.attributeValueAndSignature.lowerBound + value.count + ATTLimits.signatureLength }
 
     public func encode(into writer: inout ByteWriter) {
         writer.write(Self.opcode.rawValue)
