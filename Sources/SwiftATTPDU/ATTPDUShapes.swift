@@ -113,10 +113,13 @@ extension ATTHandleValuePDU {
         self.init(handle: handle, value: pdu.bytes(at: ATTHandleValuePDUField.value))
     }
 
+    /// Where the value starts in a PDU of this kind: after the opcode and the handle.
+    @inlinable public static var valueOffset: Int { ATTHandleValuePDUField.value.lowerBound }
+
     /// The handle of a PDU of this kind, checked as `init(parsing:)` checks it (the value
-    /// is everything after the handle, `pdu.dropFirst(3)`), without slicing out the
-    /// value: for a receiver that copies the value out itself, as a host does with a
-    /// stream of notifications.
+    /// is everything from `valueOffset` on), without slicing out the value: for a
+    /// receiver that copies the value out itself, as a host does with a stream of
+    /// notifications.
     @inlinable @inline(__always)
     public static func handle(in pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) -> UInt16 {
         let valueStart = ATTHandleValuePDUField.value.lowerBound

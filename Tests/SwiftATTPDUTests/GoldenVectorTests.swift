@@ -49,6 +49,8 @@ struct GoldenVectorTests {
         // A handle/value PDU's handle-only check finds the same handle.
         if let shaped = concrete as? any ATTHandleValuePDU {
             #expect(try type(of: shaped).handle(in: bytes[...]) == shaped.handle)
+            // …and its value starts where `valueOffset` says.
+            #expect(Array(bytes[type(of: shaped).valueOffset...]) == Array(shaped.value))
         }
     }
 

@@ -130,10 +130,6 @@ final class AttributeLinks {
 
     // MARK: Input
 
-    /// Where a Handle Value Notification's value starts: after its opcode and handle
-    /// (Core 5.4 Vol 3 Part F §3.4.7.1).
-    static let notificationValueOffset = 3
-
     /// Takes an ATT PDU the peer sent on connection `handle`, received in the batch read
     /// at `now`.
     @inline(__always)
@@ -142,7 +138,7 @@ final class AttributeLinks {
         // The streaming case first: a notification goes straight to the client.
         if let valueHandle = link.withBearer({ $0.notificationHandle(in: payload) }) {
             // Copied from the packet's memory: a slice of it would retain the packet.
-            let value = payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[Self.notificationValueOffset...])) }
+            let value = payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[HandleValueNotification.valueOffset...])) }
             return link.client.deliver(GATTNotification(handle: valueHandle, value: value, isIndication: false),
                                        staged: &stagedNotifications)
         }
