@@ -57,6 +57,11 @@ extension ArraySlice<UInt8> {
 /// octets it covers (`handle = 1..<3`, `value = 3...`, as smoltcp's `wire` modules do),
 /// and a parser reads `pdu.littleEndianUInt16(at: Field.handle)` instead of counting bytes.
 /// The range says both where a field starts and how wide it is.
+///
+/// The codecs declare their fields as `@inlinable static var handle: Range<Int> { 1..<3 }`,
+/// not `static let`: a stored constant of another module is a global that code inlined
+/// into the caller must load at run time, and a length loaded from memory cannot prove
+/// the reads after it in bounds; a computed property inlines as the constant itself.
 extension ArraySlice<UInt8> {
     @inlinable
     public func littleEndianUInt16(at field: Range<Int>) -> UInt16 {

@@ -42,8 +42,7 @@ public struct ATTHandleList: RandomAccessCollection, Sendable, Hashable {
     public let bytes: ArraySlice<UInt8>
 
     /// Octets per handle.
-    @usableFromInline static let handleLength = 2
-
+    @inlinable static var handleLength: Int { 2 }
     @inlinable
     init(unchecked bytes: ArraySlice<UInt8>) { self.bytes = bytes }
 

@@ -33,8 +33,7 @@ public enum ATTEntryLengthField: Sendable, Hashable {
     case format(uuid16: Int, uuid128: Int)
 
     /// The Length or Format octet, when there is one (the opcode is octet 0).
-    @usableFromInline static let lengthOrFormat = 1
-
+    @inlinable static var lengthOrFormat: Int { 1 }
     /// Where the entries start: right after the opcode, or after the Length or Format
     /// octet when there is one.
     @inlinable
@@ -44,7 +43,7 @@ public enum ATTEntryLengthField: Sendable, Hashable {
     }
 
     /// The longest entry a one-octet Length can state.
-    @usableFromInline static let maximumStatedLength = 255
+    @inlinable static var maximumStatedLength: Int { 255 }
 }
 
 extension ATTEntryListPDU {

@@ -16,7 +16,7 @@ public protocol ATTOpcodeOnlyPDU: ATTPDUCodable {
 /// Where an opcode-only PDU's fields lie: the opcode is the whole PDU.
 @usableFromInline
 enum ATTOpcodeOnlyPDUField {
-    @usableFromInline static let pduLength = 1
+    @inlinable static var pduLength: Int { 1 }
 }
 
 extension ATTOpcodeOnlyPDU {
@@ -42,8 +42,8 @@ public protocol ATTHandlePDU: ATTPDUCodable {
 /// Where an `ATTHandlePDU`'s fields lie, after the opcode.
 @usableFromInline
 enum ATTHandlePDUField {
-    @usableFromInline static let handle = 1..<3
-    @usableFromInline static let pduLength = 3
+    @inlinable static var handle: Range<Int> { 1..<3 }
+    @inlinable static var pduLength: Int { 3 }
 }
 
 extension ATTHandlePDU {
@@ -71,7 +71,7 @@ public protocol ATTValuePDU: ATTPDUCodable {
 /// Where an `ATTValuePDU`'s fields lie, after the opcode.
 @usableFromInline
 enum ATTValuePDUField {
-    @usableFromInline static let value = 1...
+    @inlinable static var value: PartialRangeFrom<Int> { 1... }
 }
 
 extension ATTValuePDU {
@@ -102,8 +102,8 @@ public protocol ATTHandleValuePDU: ATTPDUCodable {
 /// Where an `ATTHandleValuePDU`'s fields lie, after the opcode.
 @usableFromInline
 enum ATTHandleValuePDUField {
-    @usableFromInline static let handle = 1..<3
-    @usableFromInline static let value = 3...
+    @inlinable static var handle: Range<Int> { 1..<3 }
+    @inlinable static var value: PartialRangeFrom<Int> { 3... }
 }
 
 extension ATTHandleValuePDU {
@@ -149,9 +149,9 @@ public protocol ATTPreparedValuePDU: ATTPDUCodable {
 /// Where an `ATTPreparedValuePDU`'s fields lie, after the opcode.
 @usableFromInline
 enum ATTPreparedValuePDUField {
-    @usableFromInline static let handle = 1..<3
-    @usableFromInline static let valueOffset = 3..<5
-    @usableFromInline static let partAttributeValue = 5...
+    @inlinable static var handle: Range<Int> { 1..<3 }
+    @inlinable static var valueOffset: Range<Int> { 3..<5 }
+    @inlinable static var partAttributeValue: PartialRangeFrom<Int> { 5... }
 }
 
 extension ATTPreparedValuePDU {
@@ -186,7 +186,7 @@ public protocol ATTHandleListPDU: ATTPDUCodable {
 /// Where an `ATTHandleListPDU`'s fields lie, after the opcode.
 @usableFromInline
 enum ATTHandleListPDUField {
-    @usableFromInline static let setOfHandles = 1...
+    @inlinable static var setOfHandles: PartialRangeFrom<Int> { 1... }
 }
 
 extension ATTHandleListPDU {
@@ -209,13 +209,12 @@ extension ATTHandleListPDU {
 /// for, a 16- or 128-bit UUID. Its fields, parser and encoder, for the two to share.
 @usableFromInline
 enum ATTTypeInRangeRequest {
-    @usableFromInline static let startingHandle = 1..<3
-    @usableFromInline static let endingHandle = 3..<5
+    @inlinable static var startingHandle: Range<Int> { 1..<3 }
+    @inlinable static var endingHandle: Range<Int> { 3..<5 }
     /// A 16-bit UUID (two octets) or a 128-bit one (sixteen), to the end of the PDU.
-    @usableFromInline static let type = 5...
+    @inlinable static var type: PartialRangeFrom<Int> { 5... }
     /// The PDU with a 16-bit UUID.
-    @usableFromInline static let minimumPDULength = 7
-
+    @inlinable static var minimumPDULength: Int { 7 }
     @inlinable @inline(__always)
     static func parse(
         _ pdu: borrowing ArraySlice<UInt8>, of opcode: ATTOpcode

@@ -37,7 +37,7 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
     /// Handle Value Notification), the Length, then the value.
     @usableFromInline
     enum Field {
-        @usableFromInline static let handle = 0..<2
+        @inlinable static var handle: Range<Int> { 0..<2 }
         @inlinable static func length(hasHandles: Bool) -> Range<Int> { hasHandles ? 2..<4 : 0..<2 }
     }
 

@@ -17,10 +17,10 @@ public struct ErrorResponse: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let requestOpcodeInError = 1
-        @usableFromInline static let attributeHandleInError = 2..<4
-        @usableFromInline static let errorCode = 4
-        @usableFromInline static let pduLength = 5
+        @inlinable static var requestOpcodeInError: Int { 1 }
+        @inlinable static var attributeHandleInError: Range<Int> { 2..<4 }
+        @inlinable static var errorCode: Int { 4 }
+        @inlinable static var pduLength: Int { 5 }
     }
 
     @inlinable

@@ -11,8 +11,8 @@ public struct ExchangeMTURequest: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let clientRxMTU = 1..<3
-        @usableFromInline static let pduLength = 3
+        @inlinable static var clientRxMTU: Range<Int> { 1..<3 }
+        @inlinable static var pduLength: Int { 3 }
     }
 
     @inlinable

@@ -9,8 +9,8 @@ public struct ExchangeMTUResponse: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let serverRxMTU = 1..<3
-        @usableFromInline static let pduLength = 3
+        @inlinable static var serverRxMTU: Range<Int> { 1..<3 }
+        @inlinable static var pduLength: Int { 3 }
     }
 
     @inlinable

@@ -17,8 +17,8 @@ public struct ExecuteWriteRequest: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let flags = 1
-        @usableFromInline static let pduLength = 2
+        @inlinable static var flags: Int { 1 }
+        @inlinable static var pduLength: Int { 2 }
     }
 
     @inlinable

@@ -19,10 +19,10 @@ public struct FindByTypeValueRequest: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let startingHandle = 1..<3
-        @usableFromInline static let endingHandle = 3..<5
-        @usableFromInline static let attributeType = 5..<7
-        @usableFromInline static let attributeValue = 7...
+        @inlinable static var startingHandle: Range<Int> { 1..<3 }
+        @inlinable static var endingHandle: Range<Int> { 3..<5 }
+        @inlinable static var attributeType: Range<Int> { 5..<7 }
+        @inlinable static var attributeValue: PartialRangeFrom<Int> { 7... }
     }
 
     @inlinable

@@ -12,8 +12,8 @@ public struct FindByTypeValueResponse: ATTEntryListPDU {
 
         @usableFromInline
         enum Field {
-            @usableFromInline static let foundAttributeHandle = 0..<2
-            @usableFromInline static let groupEndHandle = 2..<4
+            @inlinable static var foundAttributeHandle: Range<Int> { 0..<2 }
+            @inlinable static var groupEndHandle: Range<Int> { 2..<4 }
         }
 
         public init(foundAttributeHandle: UInt16, groupEndHandle: UInt16) {
@@ -38,10 +38,21 @@ public struct FindByTypeValueResponse: ATTEntryListPDU {
     @inlinable
     public static var entryLengthField: ATTEntryLengthField { .absent(entryLength: HandlesInformation.Field.groupEndHandle.upperBound) }
 
-    public let entryList: ATTEntryList<HandlesInformation>
+    /// The entries' octets and their length, stored plainly rather than as an
+    /// `ATTEntryList<HandlesInformation>`: a generic value inside `ATTPDU` makes every copy and
+    /// destruction of a decoded PDU, whatever its kind, go through the type's metadata.
+    @usableFromInline let entryBytes: ArraySlice<UInt8>
+    @usableFromInline let entryLength: Int
+
+    /// The entries, decoded on access.
+    @inlinable
+    public var entryList: ATTEntryList<HandlesInformation> { ATTEntryList(unchecked: entryBytes, entryLength: entryLength) }
 
     @inlinable
-    public init(entryList: ATTEntryList<HandlesInformation>) { self.entryList = entryList }
+    public init(entryList: ATTEntryList<HandlesInformation>) {
+        entryBytes = entryList.bytes
+        entryLength = entryList.entryLength
+    }
 
     /// The found ranges, decoded on access.
     @inlinable public var handlesInformationList: ATTEntryList<HandlesInformation> { entryList }

@@ -13,9 +13,9 @@ public struct FindInformationRequest: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let startingHandle = 1..<3
-        @usableFromInline static let endingHandle = 3..<5
-        @usableFromInline static let pduLength = 5
+        @inlinable static var startingHandle: Range<Int> { 1..<3 }
+        @inlinable static var endingHandle: Range<Int> { 3..<5 }
+        @inlinable static var pduLength: Int { 5 }
     }
 
     @inlinable

@@ -27,11 +27,11 @@ public struct FindInformationResponse: ATTEntryListPDU {
 
         @usableFromInline
         enum Field {
-            @usableFromInline static let handle = 0..<2
+            @inlinable static var handle: Range<Int> { 0..<2 }
             /// The UUID in a list of format 0x01.
-            @usableFromInline static let uuid16 = 2..<4
+            @inlinable static var uuid16: Range<Int> { 2..<4 }
             /// The UUID in a list of format 0x02.
-            @usableFromInline static let uuid128 = 2..<18
+            @inlinable static var uuid128: Range<Int> { 2..<18 }
         }
 
         public init(handle: UInt16, uuid: BluetoothUUID) {
@@ -60,10 +60,21 @@ public struct FindInformationResponse: ATTEntryListPDU {
         .format(uuid16: Information.Field.uuid16.upperBound, uuid128: Information.Field.uuid128.upperBound)
     }
 
-    public let entryList: ATTEntryList<Information>
+    /// The entries' octets and their length, stored plainly rather than as an
+    /// `ATTEntryList<Information>`: a generic value inside `ATTPDU` makes every copy and
+    /// destruction of a decoded PDU, whatever its kind, go through the type's metadata.
+    @usableFromInline let entryBytes: ArraySlice<UInt8>
+    @usableFromInline let entryLength: Int
+
+    /// The entries, decoded on access.
+    @inlinable
+    public var entryList: ATTEntryList<Information> { ATTEntryList(unchecked: entryBytes, entryLength: entryLength) }
 
     @inlinable
-    public init(entryList: ATTEntryList<Information>) { self.entryList = entryList }
+    public init(entryList: ATTEntryList<Information>) {
+        entryBytes = entryList.bytes
+        entryLength = entryList.entryLength
+    }
 
     /// A response from pairs whose UUIDs all have the same width (16 or 128 bits).
     public init(_ entries: [Information]) throws(ATTDecodingError) {

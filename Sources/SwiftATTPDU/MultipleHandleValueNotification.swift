@@ -12,7 +12,7 @@ public struct MultipleHandleValueNotification: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let handleLengthValueTupleList = 1...
+        @inlinable static var handleLengthValueTupleList: PartialRangeFrom<Int> { 1... }
     }
 
     @inlinable

@@ -13,9 +13,9 @@ public struct ReadBlobRequest: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let attributeHandle = 1..<3
-        @usableFromInline static let valueOffset = 3..<5
-        @usableFromInline static let pduLength = 5
+        @inlinable static var attributeHandle: Range<Int> { 1..<3 }
+        @inlinable static var valueOffset: Range<Int> { 3..<5 }
+        @inlinable static var pduLength: Int { 5 }
     }
 
     @inlinable

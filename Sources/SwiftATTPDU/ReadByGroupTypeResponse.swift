@@ -13,9 +13,9 @@ public struct ReadByGroupTypeResponse: ATTAttributeDataListPDU {
 
         @usableFromInline
         enum Field {
-            @usableFromInline static let attributeHandle = 0..<2
-            @usableFromInline static let endGroupHandle = 2..<4
-            @usableFromInline static let value = 4...
+            @inlinable static var attributeHandle: Range<Int> { 0..<2 }
+            @inlinable static var endGroupHandle: Range<Int> { 2..<4 }
+            @inlinable static var value: PartialRangeFrom<Int> { 4... }
         }
 
         @inlinable public static var valueOffset: Int { Field.value.lowerBound }
@@ -40,8 +40,19 @@ public struct ReadByGroupTypeResponse: ATTAttributeDataListPDU {
         }
     }
 
-    public let entryList: ATTEntryList<AttributeData>
+    /// The entries' octets and their length, stored plainly rather than as an
+    /// `ATTEntryList<AttributeData>`: a generic value inside `ATTPDU` makes every copy and
+    /// destruction of a decoded PDU, whatever its kind, go through the type's metadata.
+    @usableFromInline let entryBytes: ArraySlice<UInt8>
+    @usableFromInline let entryLength: Int
+
+    /// The entries, decoded on access.
+    @inlinable
+    public var entryList: ATTEntryList<AttributeData> { ATTEntryList(unchecked: entryBytes, entryLength: entryLength) }
 
     @inlinable
-    public init(entryList: ATTEntryList<AttributeData>) { self.entryList = entryList }
+    public init(entryList: ATTEntryList<AttributeData>) {
+        entryBytes = entryList.bytes
+        entryLength = entryList.entryLength
+    }
 }

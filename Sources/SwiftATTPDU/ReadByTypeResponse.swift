@@ -12,8 +12,8 @@ public struct ReadByTypeResponse: ATTAttributeDataListPDU {
 
         @usableFromInline
         enum Field {
-            @usableFromInline static let handle = 0..<2
-            @usableFromInline static let value = 2...
+            @inlinable static var handle: Range<Int> { 0..<2 }
+            @inlinable static var value: PartialRangeFrom<Int> { 2... }
         }
 
         @inlinable public static var valueOffset: Int { Field.value.lowerBound }
@@ -35,8 +35,19 @@ public struct ReadByTypeResponse: ATTAttributeDataListPDU {
         }
     }
 
-    public let entryList: ATTEntryList<AttributeData>
+    /// The entries' octets and their length, stored plainly rather than as an
+    /// `ATTEntryList<AttributeData>`: a generic value inside `ATTPDU` makes every copy and
+    /// destruction of a decoded PDU, whatever its kind, go through the type's metadata.
+    @usableFromInline let entryBytes: ArraySlice<UInt8>
+    @usableFromInline let entryLength: Int
+
+    /// The entries, decoded on access.
+    @inlinable
+    public var entryList: ATTEntryList<AttributeData> { ATTEntryList(unchecked: entryBytes, entryLength: entryLength) }
 
     @inlinable
-    public init(entryList: ATTEntryList<AttributeData>) { self.entryList = entryList }
+    public init(entryList: ATTEntryList<AttributeData>) {
+        entryBytes = entryList.bytes
+        entryLength = entryList.entryLength
+    }
 }

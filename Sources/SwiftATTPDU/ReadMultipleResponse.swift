@@ -11,7 +11,7 @@ public struct ReadMultipleResponse: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let setOfValues = 1...
+        @inlinable static var setOfValues: PartialRangeFrom<Int> { 1... }
     }
 
     @inlinable

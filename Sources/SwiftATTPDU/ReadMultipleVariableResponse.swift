@@ -12,7 +12,7 @@ public struct ReadMultipleVariableResponse: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let lengthValueTupleList = 1...
+        @inlinable static var lengthValueTupleList: PartialRangeFrom<Int> { 1... }
     }
 
     @inlinable

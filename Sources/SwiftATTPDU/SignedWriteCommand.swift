@@ -40,9 +40,9 @@ public struct SignedWriteCommand: ATTPDUCodable {
 
     @usableFromInline
     enum Field {
-        @usableFromInline static let attributeHandle = 1..<3
+        @inlinable static var attributeHandle: Range<Int> { 1..<3 }
         /// The value, then the 12-octet signature, to the end of the PDU.
-        @usableFromInline static let attributeValueAndSignature = 3...
+        @inlinable static var attributeValueAndSignature: PartialRangeFrom<Int> { 3... }
     }
 
     /// The signature's fields (Core 5.4 Vol 3 Part H §2.4.5): the SignCounter, then the MAC.
