@@ -97,6 +97,12 @@ import TestSupport
 
         // The peripheral advertises again (its default re-advertising policy).
         let again = try await raw.connect(to: target.peripheral.info.randomAddress)
+        // The raw central hears of the link first; the peripheral's server starts serving
+        // it when the peripheral's own host does, which it announces.
+        _ = try await first("the new connection at the peripheral", in: events) { event -> Bool? in
+            if case let .connected(handle, _) = event, handle == again { return true }
+            return nil
+        }
         #expect(await target.peripheral.prepareQueueUsage(on: again) == .init(writes: 0, octets: 0))
         #expect(try await raw.request([0x18, 0x01]) == [0x19])
         #expect(await target.peripheral.value(of: FaultFixture.setting) == [0x00], "nothing prepared before was written")
