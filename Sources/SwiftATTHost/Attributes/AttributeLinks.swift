@@ -15,15 +15,15 @@ import SwiftATTPDU
 /// listeners and channels it holds (`Peripheral.events()`, notification streams,
 /// procedure completions).
 ///
-/// Loop-confined. The state every notification goes through is `@exclusivity(unchecked)`
-/// (here, and `AttributeLink.bearer`, `GATTClientSession.listeners`,
-/// `NotificationStaging.pending`, whose notes point here): a class's stored property is
-/// otherwise checked at run time on each access. What those checks guard against, a
-/// second access to a property from inside a mutation of it, cannot happen on these
-/// paths: only the loop thread touches them, and the code run inside each mutation (a
-/// bearer's, a queue's, an array's own methods) cannot reach the object that holds it.
-/// What calls out to other code as it changes (the listener sets, whose streams'
-/// termination handlers run as they finish) keeps its checks.
+/// Loop-confined. The state here that every notification goes through is
+/// `@exclusivity(unchecked)`: a class's stored property is otherwise checked at run time
+/// on each access. What those checks guard against, a second access to a property from
+/// inside a mutation of it, cannot happen on these paths: only the loop thread touches
+/// them, and the code run inside each mutation (an array's or a dictionary's own
+/// methods) cannot reach this object. What calls out to other code as it changes (the
+/// listener sets, whose streams' termination handlers run as they finish) keeps its
+/// checks. (`AttributeLink`, `GATTClientSession` and `NotificationStaging` say the same of
+/// their own unchecked state.)
 final class AttributeLinks {
     let l2cap: L2CAPChannels
     /// For what ATT needs of HCI itself: how full a link's transmit queue is, and the
