@@ -36,18 +36,8 @@ grep -q "^logged 5 readings" "$work/demo.out"
 
 echo "== heart-rate-logger monitor and log, over Bumble's virtual controllers"
 python=Tests/bench/.venv/bin/python
-read -r port0 port1 < <("$python" -c '
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in socks])
-for s in socks: s.close()')
-mkfifo "$work/controllers.in"
-"$python" Tests/bench/controllers.py --ports "$port0,$port1" --duration 300 < "$work/controllers.in" > "$work/controllers.out" 2>&1 &
-pids+=($!)
-exec 3> "$work/controllers.in"   # held open: the controllers run until this script ends
-for _ in $(seq 100); do grep -q READY "$work/controllers.out" && break; sleep 0.1; done
-grep -q READY "$work/controllers.out" || { cat "$work/controllers.out" >&2; echo "the controllers did not start" >&2; exit 1; }
+source Tests/bench/radio.sh
+start_radio "$work" 300
 "$bin" monitor --transport "tcp:127.0.0.1:$port0" --seconds 120 > "$work/monitor.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do grep -q "^advertising" "$work/monitor.out" && break; sleep 0.1; done

@@ -37,21 +37,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# Two free TCP ports, one per controller.
-read -r port0 port1 < <("$python" -c '
-import socket
-socks = [socket.socket() for _ in range(2)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in socks])
-for s in socks: s.close()')
-
-say "starting Bumble's virtual radio: controllers on tcp:127.0.0.1:$port0 and :$port1"
-mkfifo "$work/controllers.in"
-"$python" Tests/bench/controllers.py --ports "$port0,$port1" --duration 600 < "$work/controllers.in" > "$work/controllers.out" 2>&1 &
-pids+=($!)
-exec 3> "$work/controllers.in"   # held open: the controllers run until this script ends
-for _ in $(seq 100); do grep -q READY "$work/controllers.out" && break; sleep 0.1; done
-grep -q READY "$work/controllers.out" || { cat "$work/controllers.out" >&2; echo "the controllers did not start" >&2; exit 1; }
+source Tests/bench/radio.sh
+start_radio "$work" 600
+say "Bumble's virtual radio: controllers on tcp:127.0.0.1:$port0 and :$port1"
 
 say "swift-att peripheral heart-rate (on controller 1)"
 "$bin" peripheral heart-rate --transport "tcp:127.0.0.1:$port0" --interval 500 > "$work/peripheral.out" 2>&1 &
