@@ -96,8 +96,14 @@ final class AttributeLinks {
         if linksByHandle.count <= index { linksByHandle.append(contentsOf: repeatElement(nil, count: index + 1 - linksByHandle.count)) }
         linksByHandle[index] = link
         emit(.connected(handle, connection.peerAddress))
-        guard let server = gattServer else { return }
-        let owed = server.connect(link.connectionID)
+        if let server = gattServer { serve(link, from: server) }
+    }
+
+    /// `server` starts serving the peer on `link`: subscriptions a bonded peer had come
+    /// back (and are announced), and what it is owed goes out (a Service Changed
+    /// indication for a change made while it was away).
+    private func serve(_ link: AttributeLink, from server: GATTServer) {
+        let owed = server.connect(link.connectionID, mtu: link.bearer.mtu)
         emitSubscriptionChanges(of: server)
         for pdu in owed { push(pdu, on: link) }
     }
@@ -253,11 +259,7 @@ final class AttributeLinks {
     func install(_ server: GATTServer, updates: UpdateGate? = nil) {
         if let updates { updateGate = updates }
         gattServer = server
-        for link in links {
-            let owed = server.connect(link.connectionID, mtu: link.bearer.mtu)
-            emitSubscriptionChanges(of: server)
-            for pdu in owed { push(pdu, on: link) }
-        }
+        for link in links { serve(link, from: server) }
     }
 
     /// Tells the application of the subscription changes the server made.

@@ -45,13 +45,7 @@ public final class Central: Sendable {
     /// "tcp:127.0.0.1:9000") and runs its start-up sequence.
     public static func start(transport: String, capturePath: String? = nil,
                              on eventLoop: HostEventLoop? = nil) async throws(ControllerError) -> Central {
-        let specification: TransportSpecification
-        do {
-            specification = try TransportSpecification(parsing: transport)
-        } catch {
-            throw .transport(error)
-        }
-        return try await start(transport: specification, capturePath: capturePath, on: eventLoop)
+        try await start(transport: try .hostParsing(transport), capturePath: capturePath, on: eventLoop)
     }
 
     /// Scans for devices advertising any of `services` (every device when empty), as

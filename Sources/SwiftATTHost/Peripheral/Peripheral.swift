@@ -76,14 +76,8 @@ public final class Peripheral: Sendable {
         configuration: GATTServer.Configuration = .init(), capturePath: String? = nil,
         readvertising: Readvertising = .default, on eventLoop: HostEventLoop? = nil
     ) async throws(ControllerError) -> Peripheral {
-        let specification: TransportSpecification
-        do {
-            specification = try TransportSpecification(parsing: transport)
-        } catch {
-            throw .transport(error)
-        }
-        return try await start(transport: specification, database: database, configuration: configuration,
-                               capturePath: capturePath, readvertising: readvertising, on: eventLoop)
+        try await start(transport: try .hostParsing(transport), database: database, configuration: configuration,
+                        capturePath: capturePath, readvertising: readvertising, on: eventLoop)
     }
 
     /// Connectable advertising with `data` (and an optional scan response), remembered
