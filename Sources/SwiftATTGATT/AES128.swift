@@ -124,23 +124,3 @@ public struct AES128: Sendable {
         return box
     }()
 }
-
-extension UInt128 {
-    /// The number spelled by exactly 16 bytes, most significant first; `nil` otherwise.
-    init?(bigEndianBytes bytes: some Collection<UInt8>) {
-        guard bytes.count == 16 else { return nil }
-        var v: UInt128 = 0
-        for b in bytes { v = v << 8 | UInt128(b) }
-        self = v
-    }
-
-    /// The 16 bytes, most significant first (how FIPS-197 and RFC 4493 print blocks).
-    var bigEndianBytes: [UInt8] {
-        (0..<16).map { UInt8(truncatingIfNeeded: self >> (120 - 8 * $0)) }
-    }
-
-    /// The 16 bytes, least significant first (how ATT carries a 128-bit number).
-    var littleEndianBytes: [UInt8] {
-        (0..<16).map { UInt8(truncatingIfNeeded: self >> (8 * $0)) }
-    }
-}
