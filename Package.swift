@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SwiftATTAdvertising", targets: ["SwiftATTAdvertising"]),
         .library(name: "SwiftATTTransport", targets: ["SwiftATTTransport"]),
         .library(name: "SwiftATTL2CAP", targets: ["SwiftATTL2CAP"]),
+        .library(name: "SwiftATTCrypto", targets: ["SwiftATTCrypto"]),
         .library(name: "SwiftATTGATT", targets: ["SwiftATTGATT"]),
         .library(name: "SwiftATTHost", targets: ["SwiftATTHost"]),
         .library(name: "SwiftATTLoopback", targets: ["SwiftATTLoopback"]),
@@ -53,6 +54,15 @@ let package = Package(
         // benchmark's link, and a controller for an application's own tests (README:
         // "Testing without Bumble").
         .target(name: "SwiftATTLoopback", dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTTransport"]),
+
+        // The security functions on OpenSSL 3's libcrypto (libssl-dev): AES-128, AES-CMAC,
+        // P-256 ECDH with public-key validation, secure random numbers, and the Security
+        // Manager's e, ah, c1, s1, f4, f5, f6, g2, h6, h7.
+        .systemLibrary(
+            name: "CSwiftATTCrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "SwiftATTCrypto", dependencies: ["SwiftATTCore", "CSwiftATTCrypto"]),
 
         // Protocol layers above the codecs.
         .target(name: "SwiftATTL2CAP", dependencies: ["SwiftATTCore", "SwiftATTHCI"]),
@@ -132,6 +142,12 @@ let package = Package(
             dependencies: ["SwiftATTTransport", "SwiftATTHCI", "CSwiftATTBluetooth", "PseudoTerminal"]
         ),
         .testTarget(name: "SwiftATTL2CAPTests", dependencies: ["SwiftATTL2CAP", "SwiftATTHCI", "TestSupport"]),
+        // CrossCheckTests runs crosscheck.py in the bench's Python (Tests/bench/setup.sh).
+        .testTarget(
+            name: "SwiftATTCryptoTests",
+            dependencies: ["SwiftATTCrypto", "SwiftATTCore", "TestSupport", "BenchSupport"],
+            exclude: ["crosscheck.py"]
+        ),
         .testTarget(name: "SwiftATTGATTTests", dependencies: ["SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]),
         .testTarget(
             name: "SwiftATTLoopbackTests",
