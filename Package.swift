@@ -57,7 +57,7 @@ let package = Package(
 
         // The security functions on OpenSSL 3's libcrypto (libssl-dev): AES-128, AES-CMAC,
         // P-256 ECDH with public-key validation, secure random numbers, and the Security
-        // Manager's e, ah, c1, s1, f4, f5, f6, g2, h6, h7.
+        // Manager's e, ah, c1, s1, f4, f5, f6, g2, h6, h7. The project's one AES.
         .systemLibrary(
             name: "CSwiftATTCrypto",
             providers: [.apt(["libssl-dev"])]
@@ -66,7 +66,8 @@ let package = Package(
 
         // Protocol layers above the codecs.
         .target(name: "SwiftATTL2CAP", dependencies: ["SwiftATTCore", "SwiftATTHCI"]),
-        .target(name: "SwiftATTGATT", dependencies: ["SwiftATTCore", "SwiftATTPDU"]),
+        // AES-CMAC for the Database Hash comes from SwiftATTCrypto.
+        .target(name: "SwiftATTGATT", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTCrypto"]),
         .target(
             name: "SwiftATTHost",
             dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTPDU",
@@ -148,7 +149,10 @@ let package = Package(
             dependencies: ["SwiftATTCrypto", "SwiftATTCore", "TestSupport", "BenchSupport"],
             exclude: ["crosscheck.py"]
         ),
-        .testTarget(name: "SwiftATTGATTTests", dependencies: ["SwiftATTGATT", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]),
+        .testTarget(
+            name: "SwiftATTGATTTests",
+            dependencies: ["SwiftATTGATT", "SwiftATTCrypto", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]
+        ),
         .testTarget(
             name: "SwiftATTLoopbackTests",
             dependencies: ["SwiftATTLoopback", "SwiftATTHost", "SwiftATTHCI", "SwiftATTTransport", "SwiftATTGATT",

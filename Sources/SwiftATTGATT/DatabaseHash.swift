@@ -1,4 +1,5 @@
 import SwiftATTCore
+import SwiftATTCrypto
 
 /// The GATT Database Hash: AES-CMAC, key zero, over the database's structure.
 ///

@@ -1,6 +1,7 @@
 import SwiftATTPDU
 import SwiftATTCore
 import SwiftATTGATT
+import SwiftATTCrypto
 import Testing
 
 /// The Database Hash (Core 5.4 Vol 3 Part G §7.3.1) against two independent answers.

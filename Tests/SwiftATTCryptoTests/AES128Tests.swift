@@ -1,4 +1,4 @@
-import SwiftATTGATT
+import SwiftATTCrypto
 import Testing
 
 /// FIPS-197 known answers for the forward cipher.
