@@ -20,9 +20,12 @@
 # LLVMFuzzerTestOneInput libFuzzer's own main() calls. In Package.swift such targets
 # would have no main() in the normal build (or clash with swift-att's), and SwiftPM's
 # sanitizer flags apply to the whole graph, including Transport/Host and the test
-# targets that the harnesses do not need. Compiling the six pure modules (SwiftATTCore,
-# SwiftATTPDU, SwiftATTHCI, SwiftATTAdvertising, SwiftATTL2CAP, SwiftATTGATT) directly takes about a minute on two cores, needs
-# nothing from .build/, and rebuilds only what changed.
+# targets that the harnesses do not need. Compiling the seven modules (SwiftATTCore,
+# SwiftATTPDU, SwiftATTHCI, SwiftATTAdvertising, SwiftATTL2CAP, SwiftATTCrypto,
+# SwiftATTGATT) directly takes about a minute on two cores, needs nothing from .build/,
+# and rebuilds only what changed. All are pure Swift but SwiftATTCrypto, which calls
+# OpenSSL's libcrypto (libssl-dev) through the CSwiftATTCrypto module map: every compile
+# is given that module's directory, and targets that link it get -lcrypto.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -57,7 +60,8 @@ declare -A modules=(
     [att]="SwiftATTCore SwiftATTPDU" [hci-event]="SwiftATTCore SwiftATTHCI" [hci-acl]="SwiftATTCore SwiftATTHCI"
     [h4]="SwiftATTCore SwiftATTHCI" [advertising]="SwiftATTCore SwiftATTAdvertising" [btsnoop]="SwiftATTCore SwiftATTHCI"
     [l2cap]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP" [le-signaling]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP"
-    [gatt-server]="SwiftATTCore SwiftATTPDU SwiftATTGATT" [gatt-client]="SwiftATTCore SwiftATTPDU SwiftATTGATT"
+    [gatt-server]="SwiftATTCore SwiftATTPDU SwiftATTCrypto SwiftATTGATT"
+    [gatt-client]="SwiftATTCore SwiftATTPDU SwiftATTCrypto SwiftATTGATT"
 )
 # Inputs longer than this are cut; streams (captures, request sequences) get more room.
 declare -A max_len=(
@@ -74,7 +78,8 @@ done
 # -O keeps Swift's bounds and overflow checks (only -Ounchecked drops them), so a trap in
 # the decoders shows up as a crash; -g gives ASan's reports file and line.
 # -package-name as SwiftPM passes it: the modules are one package (no retroactive-conformance warnings).
-flags=(-swift-version 6 -package-name swift_att "$optimize" -sanitize=fuzzer,address -parse-as-library)
+flags=(-swift-version 6 -package-name swift_att "$optimize" -sanitize=fuzzer,address -parse-as-library
+    -I Sources/CSwiftATTCrypto)
 # Objects of each optimisation level live apart, so neither rebuild undoes the other.
 # At -Onone, -g adds a job wrapping the module for the debugger that writes the same
 # object path as the compile; line tables are all ASan's reports need.
@@ -84,7 +89,7 @@ mkdir -p "$build/modules" "$build/bin"
 
 declare -A deps=([SwiftATTCore]="" [SwiftATTPDU]="SwiftATTCore" [SwiftATTHCI]="SwiftATTCore"
     [SwiftATTAdvertising]="SwiftATTCore" [SwiftATTL2CAP]="SwiftATTCore SwiftATTHCI"
-    [SwiftATTGATT]="SwiftATTCore SwiftATTPDU")
+    [SwiftATTCrypto]="SwiftATTCore" [SwiftATTGATT]="SwiftATTCore SwiftATTPDU SwiftATTCrypto")
 
 # Quiet the gold linker's "Cannot export local symbol '__asan_…'" notes (harmless).
 link_filter() { grep -v "Cannot export local symbol" || true; }
@@ -93,6 +98,7 @@ build_module() {
     local name=$1 object="$build/modules/$1.o" stale=false
     local inputs=("Sources/$name")
     for d in ${deps[$name]}; do inputs+=("$build/modules/$d.o"); done
+    [[ $name == SwiftATTCrypto ]] && inputs+=(Sources/CSwiftATTCrypto)
     if [[ ! -f "$object" ]] || [[ -n "$(find "${inputs[@]}" -newer "$object" -print -quit)" ]]; then stale=true; fi
     $stale || return 0
     echo "building module $name"
@@ -107,21 +113,23 @@ build_target() {
     local t=$1 binary="$build/bin/$1" file="Tests/fuzz/${harness[$1]}.swift"
     local support=(Tests/fuzz/FuzzInput.swift)
     [[ $t == gatt-* ]] && support+=(Tests/fuzz/FuzzDatabase.swift)
-    local objects=() m
+    local objects=() libraries=() m
     for m in ${modules[$t]}; do objects+=("$build/modules/$m.o"); done
+    [[ " ${modules[$t]} " == *" SwiftATTCrypto "* ]] && libraries+=(-lcrypto)
     if [[ -f "$binary" ]] && [[ -z "$(find "$file" "${support[@]}" "${objects[@]}" -newer "$binary" -print -quit)" ]]; then
         return 0
     fi
     echo "building target $t"
     swiftc "${flags[@]}" -module-name "fuzz_${t//-/_}" -I "$build/modules" \
-        "${support[@]}" "$file" "${objects[@]}" -o "$binary" 2>&1 | link_filter
+        "${support[@]}" "$file" "${objects[@]}" "${libraries[@]}" -o "$binary" 2>&1 | link_filter
     test "${PIPESTATUS[0]}" -eq 0
 }
 
 # The modules the chosen targets need: SwiftATTCore, then two chains side by side (each
 # module is one single-threaded whole-module compile, these machines have two cores).
-# Chains rather than layers: GATT starts as soon as ATT is done instead of waiting for
-# HCI, the longest compile of the middle layer; the two chains take about as long.
+# Chains rather than layers: GATT starts as soon as ATT and Crypto (a small module) are
+# done instead of waiting for HCI, the longest compile of the middle layer; the two
+# chains take about as long.
 needed=" $(for t in "${targets[@]}"; do echo "${modules[$t]}"; done | tr ' ' '\n' | sort -u | tr '\n' ' ') "
 build_chain() {
     local m
@@ -130,7 +138,7 @@ build_chain() {
     done
 }
 build_chain SwiftATTCore
-build_chain SwiftATTPDU SwiftATTGATT &
+build_chain SwiftATTPDU SwiftATTCrypto SwiftATTGATT &
 chain=$!
 build_chain SwiftATTHCI SwiftATTAdvertising SwiftATTL2CAP
 wait "$chain"

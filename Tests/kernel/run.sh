@@ -78,7 +78,7 @@ cp /bin/busybox "$R/bin/busybox"
 strip -o "$R/bin/swift-att" "$BINARY"
 install -m 755 "$HERE/guest-init.sh" "$R/init"
 install -m 644 "$HERE/guest-scenarios.sh" "$R/guest-scenarios.sh"
-# The glibc (and libbluetooth) swift-att links against, where ld-linux looks for them.
+# The glibc (and libbluetooth, libcrypto) swift-att links against, where ld-linux looks for them.
 for lib in $(ldd "$BINARY" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
     case $lib in
         */ld-linux-x86-64.so.2) cp -L "$lib" "$R/lib64/ld-linux-x86-64.so.2" ;;
