@@ -128,6 +128,10 @@ let package = Package(
         .testTarget(name: "SwiftATTAdvertisingTests", dependencies: ["SwiftATTAdvertising", "SwiftATTCore", "TestSupport"]),
         .testTarget(name: "SwiftATTPDUTests", dependencies: ["SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTCore", "HeapProbe", "TestSupport"]),
         .testTarget(name: "SwiftATTJSONTests", dependencies: ["SwiftATTJSON", "TestSupport"]),
+        .testTarget(
+            name: "SwiftATTSMPTests",
+            dependencies: ["SwiftATTSMP", "SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "TestSupport"]
+        ),
         .testTarget(name: "SwiftATTPDUJSONTests", dependencies: ["SwiftATTPDUJSON", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]),
         .testTarget(name: "SwiftATTHCITests", dependencies: ["SwiftATTHCI", "SwiftATTCore", "TestSupport"]),
         .testTarget(
