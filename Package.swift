@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SwiftATTPDU", targets: ["SwiftATTPDU"]),
         .library(name: "SwiftATTJSON", targets: ["SwiftATTJSON"]),
         .library(name: "SwiftATTPDUJSON", targets: ["SwiftATTPDUJSON"]),
+        .library(name: "SwiftATTSMP", targets: ["SwiftATTSMP"]),
         .library(name: "SwiftATTHCI", targets: ["SwiftATTHCI"]),
         .library(name: "SwiftATTAdvertising", targets: ["SwiftATTAdvertising"]),
         .library(name: "SwiftATTTransport", targets: ["SwiftATTTransport"]),
@@ -37,6 +38,8 @@ let package = Package(
         // Codec layers: the Swift standard library only.
         .target(name: "SwiftATTCore"),
         .target(name: "SwiftATTPDU", dependencies: ["SwiftATTCore"]),
+        // The Security Manager Protocol's PDUs (Core 5.4 Vol 3 Part H §3): the standard library only.
+        .target(name: "SwiftATTSMP", dependencies: ["SwiftATTCore"]),
         // A strict JSON parser and serializer (RFC 8259): the standard library only.
         .target(name: "SwiftATTJSON"),
         // The JSON form of ATT PDUs (Fixtures/att/README.md): the standard library only.
@@ -136,6 +139,10 @@ let package = Package(
         .testTarget(name: "SwiftATTAdvertisingTests", dependencies: ["SwiftATTAdvertising", "SwiftATTCore", "TestSupport"]),
         .testTarget(name: "SwiftATTPDUTests", dependencies: ["SwiftATTPDU", "SwiftATTPDUJSON", "SwiftATTCore", "HeapProbe", "TestSupport"]),
         .testTarget(name: "SwiftATTJSONTests", dependencies: ["SwiftATTJSON", "TestSupport"]),
+        .testTarget(
+            name: "SwiftATTSMPTests",
+            dependencies: ["SwiftATTSMP", "SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "TestSupport"]
+        ),
         .testTarget(name: "SwiftATTPDUJSONTests", dependencies: ["SwiftATTPDUJSON", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]),
         .testTarget(name: "SwiftATTHCITests", dependencies: ["SwiftATTHCI", "SwiftATTCore", "TestSupport"]),
         .testTarget(

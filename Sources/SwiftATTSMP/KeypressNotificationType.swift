@@ -1,0 +1,23 @@
+/// What the user just did while entering a passkey, as a Pairing Keypress Notification
+/// reports it.
+///
+/// Core 5.4 Vol 3 Part H §3.5.8. Values 0x05–0xFF are reserved; a PDU carrying one fails
+/// to decode (`SMPDecodingError.reservedValue`).
+public enum KeypressNotificationType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case entryStarted = 0x00
+    case digitEntered = 0x01
+    case digitErased = 0x02
+    case cleared = 0x03
+    case entryCompleted = 0x04
+
+    /// The spec's words: "Passkey digit entered".
+    public var description: String {
+        switch self {
+        case .entryStarted: return "Passkey entry started"
+        case .digitEntered: return "Passkey digit entered"
+        case .digitErased: return "Passkey digit erased"
+        case .cleared: return "Passkey cleared"
+        case .entryCompleted: return "Passkey entry completed"
+        }
+    }
+}
