@@ -71,6 +71,15 @@ import Testing
             connectionHandle: pair.handle, randomNumber: randomNumber, encryptedDiversifier: encryptedDiversifier)))])
     }
 
+    /// Encrypts the link with `key` on both sides, and takes the events that say so.
+    static func encrypt(_ pair: Pair, key: UInt128) throws {
+        try start(pair, key: key)
+        try pair.peripheral.send(LELongTermKeyRequestReply(connectionHandle: pair.handle, longTermKey: key).packet)
+        _ = try events(pair.peripheral)
+        _ = try events(pair.central)
+        #expect(pair.link.encryption(ofConnection: pair.handle) == .encrypted(longTermKey: key))
+    }
+
     /// The key size each side reads for the link.
     static func keySize(_ transport: any HCITransport, _ handle: UInt16) throws -> ReadEncryptionKeySize.ReturnParameters? {
         guard case let .commandComplete(c) = try LoopbackHCITests.exchange(transport, ReadEncryptionKeySize(connectionHandle: handle).packet) else {
@@ -116,10 +125,7 @@ import Testing
     @Test func enablingAgainOnAnEncryptedLinkRefreshesTheKey() throws {
         let pair = try Pair()
         defer { pair.close() }
-        try Self.start(pair, key: Self.key)
-        try pair.peripheral.send(LELongTermKeyRequestReply(connectionHandle: pair.handle, longTermKey: Self.key).packet)
-        _ = try Self.events(pair.peripheral)
-        _ = try Self.events(pair.central)
+        try Self.encrypt(pair, key: Self.key)
 
         try Self.start(pair, key: Self.otherKey, randomNumber: 7, encryptedDiversifier: 9)
         guard case let .awaitingKey(_, previousKey) = pair.link.encryption(ofConnection: pair.handle) else {
@@ -157,10 +163,7 @@ import Testing
     @Test func aKeyRefreshWithADifferentKeyEndsTheLinkToo() throws {
         let pair = try Pair()
         defer { pair.close() }
-        try Self.start(pair, key: Self.key)
-        try pair.peripheral.send(LELongTermKeyRequestReply(connectionHandle: pair.handle, longTermKey: Self.key).packet)
-        _ = try Self.events(pair.peripheral)
-        _ = try Self.events(pair.central)
+        try Self.encrypt(pair, key: Self.key)
         try Self.start(pair, key: Self.otherKey)
         try pair.peripheral.send(LELongTermKeyRequestReply(connectionHandle: pair.handle, longTermKey: Self.key).packet)
         let dropped = HCIEvent.disconnectionComplete(.init(connectionHandle: pair.handle, reason: .connectionTerminatedDueToMICFailure))
@@ -186,10 +189,7 @@ import Testing
     @Test func aNegativeReplyToARefreshLeavesTheLinkUpAndUnencrypted() throws {
         let pair = try Pair()
         defer { pair.close() }
-        try Self.start(pair, key: Self.key)
-        try pair.peripheral.send(LELongTermKeyRequestReply(connectionHandle: pair.handle, longTermKey: Self.key).packet)
-        _ = try Self.events(pair.peripheral)
-        _ = try Self.events(pair.central)
+        try Self.encrypt(pair, key: Self.key)
         try Self.start(pair, key: Self.otherKey)
         try pair.peripheral.send(LELongTermKeyRequestNegativeReply(connectionHandle: pair.handle).packet)
         #expect(try Self.events(pair.central) == [.encryptionChange(.init(status: .pinOrKeyMissing, connectionHandle: pair.handle,
