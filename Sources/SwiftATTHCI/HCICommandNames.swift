@@ -30,6 +30,8 @@ public enum HCICommandNames {
         Entry("Read Buffer Size", ReadBufferSize.self),
         Entry("Read BD_ADDR", ReadBDADDR.self),
 
+        Entry("Read Encryption Key Size", ReadEncryptionKeySize.self),
+
         Entry("LE Set Event Mask", LESetEventMask.self),
         Entry("LE Read Buffer Size", LEReadBufferSize.self),
         Entry("LE Read Local Supported Features", LEReadLocalSupportedFeatures.self),

@@ -52,6 +52,9 @@ struct EmulatedController: Sendable {
         var unanswered: Set<HCIOpcode> = []
         /// Commands received from the host, by opcode (unanswered ones included).
         var commandCounts: [HCIOpcode: Int] = [:]
+        /// The next encryption start or refresh on one of this controller's links fails
+        /// its MIC check whatever keys the hosts give (`LoopbackController.failNextEncryption`).
+        var failNextEncryption = false
     }
 
     init(publicAddress: BluetoothAddress) {
@@ -97,6 +100,8 @@ struct LoopbackConnection: Sendable {
     let central: Int
     let peripheral: Int
     var parameters: LEConnectionParameters
+    /// Link-layer encryption, started by the central's host (`LinkState+Encryption`).
+    var encryption = LinkEncryption()
     /// ACL packets each side's host sent that still hold a buffer (two counters, not a
     /// table: they change on every packet, in place).
     private(set) var centralInFlight = 0

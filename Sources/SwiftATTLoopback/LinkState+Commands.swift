@@ -3,8 +3,13 @@ import SwiftATTHCI
 
 /// The commands an emulated controller answers (Core 5.4 Vol 4 Part E §7): what a
 /// host's start-up sequence sends, legacy advertising and scanning, connecting and
-/// disconnecting. Any other opcode gets Command Complete with Unknown HCI Command, and
-/// the supported-commands bitmap lists exactly these.
+/// disconnecting, LE Rand and link encryption (`LinkState+Encryption`). Any other opcode
+/// gets Command Complete with Unknown HCI Command, and the supported-commands bitmap
+/// lists exactly these.
+///
+/// LE Encrypt is among the others: AES-128 lives above this layer (the loopback imports
+/// no crypto), and a host must do SMP's crypto itself anyway, since Bumble's controllers
+/// never answer it (BENCH.md quirk 1). Unknown HCI Command at least returns the credit.
 extension LinkState {
     /// The supported-commands bitmap (§6.27) of what `execute` implements.
     static let supportedCommands: HCISupportedCommands = {
@@ -15,6 +20,8 @@ extension LinkState {
             .leSetEventMask, .leReadBufferSize, .leReadLocalSupportedFeatures, .leSetRandomAddress,
             .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetScanResponseData, .leSetAdvertisingEnable,
             .leSetScanParameters, .leSetScanEnable, .leCreateConnection, .leCreateConnectionCancel, .leConnectionUpdate,
+            .leRand, .leEnableEncryption, .leLongTermKeyRequestReply, .leLongTermKeyRequestNegativeReply,
+            .readEncryptionKeySize,
         ]
         var octets = [UInt8](repeating: 0, count: 64)
         for c in implemented { octets[c.octet] |= 1 << c.bit }
@@ -40,7 +47,7 @@ extension LinkState {
         case ReadBDADDR.opcode:
             complete(ReadBDADDR.self, .init(status: .success, address: controllers[index].publicAddress), to: index)
         case LEReadLocalSupportedFeatures.opcode:
-            complete(LEReadLocalSupportedFeatures.self, .init(status: .success, leFeatures: []), to: index)
+            complete(LEReadLocalSupportedFeatures.self, .init(status: .success, leFeatures: .leEncryption), to: index)
         case LEReadBufferSize.opcode:
             complete(LEReadBufferSize.self, .init(status: .success, leACLDataPacketLength: UInt16(bufferLength),
                                                   totalNumLEACLDataPackets: UInt8(bufferCount)), to: index)
@@ -115,6 +122,16 @@ extension LinkState {
             }
             status(command.opcode, .success, to: index)
             updateConnection(id, to: c.connectionParameters)
+        case LERand.opcode:
+            complete(LERand.self, .init(status: .success, randomNumber: .random(in: .min ... .max)), to: index)
+        case LEEnableEncryption.opcode:
+            enableEncryption(p, from: index)
+        case LELongTermKeyRequestReply.opcode:
+            longTermKeyRequestReply(p, from: index)
+        case LELongTermKeyRequestNegativeReply.opcode:
+            longTermKeyRequestNegativeReply(p, from: index)
+        case ReadEncryptionKeySize.opcode:
+            readEncryptionKeySize(p, from: index)
         default:
             fail(command.opcode, .unknownCommand, to: index)
         }
@@ -122,7 +139,7 @@ extension LinkState {
 
     // MARK: Answers
 
-    private mutating func complete<C: HCICommand>(_ command: C.Type, _ parameters: C.ReturnParameters, to index: Int)
+    mutating func complete<C: HCICommand>(_ command: C.Type, _ parameters: C.ReturnParameters, to index: Int)
     where C.ReturnParameters: ByteEncodable {
         send(CommandComplete(command: command, returnParameters: parameters), to: index)
     }
@@ -134,13 +151,13 @@ extension LinkState {
 
     private mutating func succeed(_ opcode: HCIOpcode, to index: Int) { fail(opcode, .success, to: index) }
 
-    private mutating func status(_ opcode: HCIOpcode, _ status: HCIStatus, to index: Int) {
+    mutating func status(_ opcode: HCIOpcode, _ status: HCIStatus, to index: Int) {
         send(CommandStatus(status: status, numHCICommandPackets: 1, commandOpcode: opcode), to: index)
     }
 
     /// Parameters that do not parse: Invalid HCI Command Parameters, in the kind of
     /// event the command is answered with.
-    private mutating func invalid(_ opcode: HCIOpcode, to index: Int, status useStatus: Bool = false) {
+    mutating func invalid(_ opcode: HCIOpcode, to index: Int, status useStatus: Bool = false) {
         if useStatus { status(opcode, .invalidCommandParameters, to: index) } else { fail(opcode, .invalidCommandParameters, to: index) }
     }
 }

@@ -89,6 +89,15 @@ extension LinkState {
         send(DisconnectionComplete(connectionHandle: connection.handle, reason: reason), to: connection.other(than: initiator))
     }
 
+    /// Ends connection `id` for a reason neither host chose (a MIC failure): both hear
+    /// `reason`.
+    mutating func drop(_ id: Int, reason: HCIStatus) {
+        guard let connection = end(id) else { return }
+        for side in [connection.central, connection.peripheral] {
+            send(DisconnectionComplete(connectionHandle: connection.handle, reason: reason), to: side)
+        }
+    }
+
     /// Ends every link of controller `index` without telling its host (reset, or the
     /// host went away); the peers hear `peerReason`.
     mutating func dropLinks(of index: Int, peerReason: HCIStatus) {

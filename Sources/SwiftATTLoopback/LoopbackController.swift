@@ -44,6 +44,16 @@ extension LoopbackController {
         link.state.withLock { $0.controllers[index].harness.unanswered = opcodes }
     }
 
+    /// The next encryption start or key refresh on one of this controller's links fails
+    /// as if the two hosts' keys differed, whatever keys they give: once the peripheral's
+    /// host replies with its key, both hosts get Disconnection Complete with Connection
+    /// Terminated due to MIC Failure (Core 5.4 Vol 6 Part B §5.1.3.1). A negative reply
+    /// leaves it armed. HCI_Reset does not undo it.
+    public func failNextEncryption() {
+        let index = self.index
+        link.state.withLock { $0.controllers[index].harness.failNextEncryption = true }
+    }
+
     /// How many commands with `opcode` the controller has received from its hosts.
     public func commandCount(_ opcode: HCIOpcode) -> Int {
         let index = self.index

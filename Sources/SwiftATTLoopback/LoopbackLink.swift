@@ -15,9 +15,10 @@ import SwiftATTTransport
 ///     let central = try await Central.start(transport: link.addController().specification)
 ///
 /// Each controller answers the legacy commands a host needs (start-up, legacy
-/// advertising and scanning, LE Create Connection, Disconnect, LE Connection Update;
-/// Core 5.4 Vol 4 Part E §7) and nothing else (Unknown HCI Command), and says so in its
-/// supported-commands bitmap. ACL data crosses in memory with real buffer accounting: a
+/// advertising and scanning, LE Create Connection, Disconnect, LE Connection Update,
+/// LE Rand, and link encryption started by the central and keyed by the peripheral's
+/// host; Core 5.4 Vol 4 Part E §7) and nothing else (Unknown HCI Command), and says so in
+/// its supported-commands bitmap. ACL data crosses in memory with real buffer accounting: a
 /// packet holds one of its sender's controller buffers until the receiving host has
 /// taken it, and only then does Number Of Completed Packets return the credit (§4.1.1).
 /// So a slow receiver slows its sender, as over the air, unlike Bumble's controllers
@@ -63,6 +64,12 @@ public final class LoopbackLink: Sendable {
 
     /// Live connections, counted once per link (not per side).
     public var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// Where the encryption of the connection with `handle` stands (both sides use the
+    /// same handle); nil when no live connection has it.
+    public func encryption(ofConnection handle: UInt16) -> LoopbackEncryption? {
+        state.withLock { s in s.connections.values.first { $0.handle == handle }?.encryption.state }
+    }
 }
 
 /// Counters a test or benchmark reads to check the link was used as intended.

@@ -157,6 +157,10 @@ struct CapabilityBitTests {
         #expect(HCISupportedCommands.Command.leSetExtendedAdvertisingParameters == .init(octet: 36, bit: 2))
         #expect(HCISupportedCommands.Command.leSetExtendedScanParameters == .init(octet: 37, bit: 5))
         #expect(HCISupportedCommands.Command.leExtendedCreateConnection == .init(octet: 37, bit: 7))
+        #expect(HCISupportedCommands.Command.readEncryptionKeySize == .init(octet: 20, bit: 4))
+        #expect(HCISupportedCommands.Command.leRand == .init(octet: 27, bit: 7))
+        #expect(HCISupportedCommands.Command.leEnableEncryption == .init(octet: 28, bit: 0))
+        #expect(HCISupportedCommands.Command.leLongTermKeyRequestNegativeReply == .init(octet: 28, bit: 2))
         var octets = [UInt8](repeating: 0, count: 64)
         octets[36] = 1 << 2
         octets[37] = 1 << 5 | 1 << 7

@@ -145,6 +145,7 @@ extension CommandVector {
                       "4000 ffeeddccbbaa99887766554433221100"),
         CommandVector("LE Long Term Key Request Negative Reply", LELongTermKeyRequestNegativeReply(connectionHandle: 0x0040),
                       "4000"),
+        CommandVector("Read Encryption Key Size", ReadEncryptionKeySize(connectionHandle: 0x0EFF), "ff0e"),
 
         // Extended advertising.
         CommandVector("LE Set Advertising Set Random Address",

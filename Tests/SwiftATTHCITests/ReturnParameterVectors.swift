@@ -74,6 +74,8 @@ extension ReturnVector {
                      .init(status: .success, connectionHandle: 0x0040), "00 4000"),
         ReturnVector("LE Long Term Key Request Negative Reply", LELongTermKeyRequestNegativeReply.self,
                      .init(status: .success, connectionHandle: 0x0040), "00 4000"),
+        ReturnVector("Read Encryption Key Size", ReadEncryptionKeySize.self,
+                     .init(status: .success, connectionHandle: 0x0040, keySize: 16), "00 4000 10"),
         ReturnVector("LE Read Filter Accept List Size", LEReadFilterAcceptListSize.self,
                      .init(status: .success, filterAcceptListSize: 8), "00 08"),
         ReturnVector("LE Read Advertising Physical Channel Tx Power", LEReadAdvertisingPhysicalChannelTxPower.self,

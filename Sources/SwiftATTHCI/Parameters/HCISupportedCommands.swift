@@ -30,6 +30,7 @@ public struct HCISupportedCommands: Sendable, Hashable {
         public static let readLocalSupportedFeatures = Command(octet: 14, bit: 5)
         public static let readBufferSize = Command(octet: 14, bit: 7)
         public static let readBDADDR = Command(octet: 15, bit: 1)
+        public static let readEncryptionKeySize = Command(octet: 20, bit: 4)
         public static let setEventMaskPage2 = Command(octet: 22, bit: 2)
         public static let leSetEventMask = Command(octet: 25, bit: 0)
         public static let leReadBufferSize = Command(octet: 25, bit: 1)
