@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "SwiftATTL2CAP", targets: ["SwiftATTL2CAP"]),
         .library(name: "SwiftATTCrypto", targets: ["SwiftATTCrypto"]),
         .library(name: "SwiftATTGATT", targets: ["SwiftATTGATT"]),
+        .library(name: "SwiftATTSecurity", targets: ["SwiftATTSecurity"]),
         .library(name: "SwiftATTHost", targets: ["SwiftATTHost"]),
         .library(name: "SwiftATTLoopback", targets: ["SwiftATTLoopback"]),
         .library(name: "SwiftATTProfiles", targets: ["SwiftATTProfiles"]),
@@ -71,15 +72,18 @@ let package = Package(
         .target(name: "SwiftATTL2CAP", dependencies: ["SwiftATTCore", "SwiftATTHCI"]),
         // AES-CMAC for the Database Hash comes from SwiftATTCrypto.
         .target(name: "SwiftATTGATT", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTCrypto"]),
+        // The Security Manager (Core 5.4 Vol 3 Part H): pairing as a pure state machine fed
+        // SMP PDUs and link events, bonds, resolvable private addresses.
+        .target(name: "SwiftATTSecurity", dependencies: ["SwiftATTCore", "SwiftATTSMP", "SwiftATTCrypto"]),
         .target(
             name: "SwiftATTHost",
             dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTPDU",
-                           "SwiftATTGATT", "SwiftATTAdvertising"]
+                           "SwiftATTGATT", "SwiftATTAdvertising", "SwiftATTSMP", "SwiftATTSecurity"]
         ),
         .target(
             name: "SwiftATT",
             dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTHCI", "SwiftATTAdvertising", "SwiftATTTransport",
-                           "SwiftATTGATT", "SwiftATTHost"]
+                           "SwiftATTGATT", "SwiftATTSMP", "SwiftATTSecurity", "SwiftATTHost"]
         ),
         // The seeds' profiles (heart rate, transfer, HC-08, light shield): databases,
         // advertising and value codecs. The standard library only.
@@ -143,6 +147,7 @@ let package = Package(
             name: "SwiftATTSMPTests",
             dependencies: ["SwiftATTSMP", "SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "TestSupport"]
         ),
+        .testTarget(name: "SwiftATTSecurityTests", dependencies: ["SwiftATTSecurity", "SwiftATTSMP", "SwiftATTCrypto", "SwiftATTCore"]),
         .testTarget(name: "SwiftATTPDUJSONTests", dependencies: ["SwiftATTPDUJSON", "SwiftATTPDU", "SwiftATTCore", "TestSupport"]),
         .testTarget(name: "SwiftATTHCITests", dependencies: ["SwiftATTHCI", "SwiftATTCore", "TestSupport"]),
         .testTarget(
@@ -163,7 +168,8 @@ let package = Package(
         .testTarget(
             name: "SwiftATTLoopbackTests",
             dependencies: ["SwiftATTLoopback", "SwiftATTHost", "SwiftATTHCI", "SwiftATTTransport", "SwiftATTGATT",
-                           "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "TestSupport"]
+                           "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "SwiftATTSMP", "SwiftATTSecurity",
+                           "TestSupport"]
         ),
         .testTarget(
             name: "SwiftATTProfilesTests",

@@ -11,4 +11,6 @@
 @_exported import SwiftATTAdvertising
 @_exported import SwiftATTTransport
 @_exported import SwiftATTGATT
+@_exported import SwiftATTSMP
+@_exported import SwiftATTSecurity
 @_exported import SwiftATTHost

@@ -210,11 +210,14 @@ extension DatabaseFileReader {
                 case "encrypted": requirements.insert(.encryption)
                 case "authenticated": requirements.insert(.authentication)
                 case "authorized": requirements.insert(.authorization)
+                case "secure-connections": requirements.insert(.secureConnections)
                 default:
-                    throw DatabaseFileError("unknown permission '\(word)' (none, open, encrypted, authenticated, authorized)", at: at)
+                    throw DatabaseFileError(
+                        "unknown permission '\(word)' (none, open, encrypted, authenticated, secure-connections, authorized)", at: at)
                 }
             }
-            return AttributePermissions.Access(requirements)
+            // Level 4 is defined with a 128-bit key (Core 5.4 Vol 3 Part C §10.2.1).
+            return AttributePermissions.Access(requirements, minimumKeySize: requirements.contains(.secureConnections) ? 16 : 7)
         }
         // What the properties would give, filled in by GATTCharacteristic when nil; here
         // an explicit key replaces only its own half.

@@ -17,6 +17,9 @@ public struct AttributePermissions: Sendable, Hashable {
         public static let authentication = Requirements(rawValue: 1 << 1)
         /// The application has authorized this client (`GATTServer.setAuthorized`).
         public static let authorization = Requirements(rawValue: 1 << 2)
+        /// An encrypted link whose 128-bit key came from authenticated LE Secure
+        /// Connections pairing (security mode 1 level 4, Part C §10.2.1).
+        public static let secureConnections = Requirements(rawValue: 1 << 3)
     }
 
     /// The requirements for reading or for writing.
@@ -36,6 +39,7 @@ public struct AttributePermissions: Sendable, Hashable {
         public static let encrypted = Access(.encryption)
         public static let authenticated = Access(.authentication)
         public static let authorized = Access(.authorization)
+        public static let secureConnections = Access(.secureConnections, minimumKeySize: 16)
 
         /// The error for a client on a link with `security`, or `nil` when it may proceed.
         ///
@@ -55,7 +59,14 @@ public struct AttributePermissions: Sendable, Hashable {
             if requirements.contains(.authentication) && !security.isAuthenticated {
                 return .insufficientAuthentication
             }
-            if !requirements.isDisjoint(with: [.encryption, .authentication]) {
+            // Level 4: only authenticated Secure Connections pairing gives it, so a link
+            // without it needs pairing again (Insufficient Authentication), and its key
+            // must be 128 bits whatever `minimumKeySize` says.
+            if requirements.contains(.secureConnections) {
+                guard case .secureConnections = security else { return .insufficientAuthentication }
+                if security.keySize < 16 { return .encryptionKeySizeTooShort }
+            }
+            if !requirements.isDisjoint(with: [.encryption, .authentication, .secureConnections]) {
                 if security.isEncrypted {
                     if security.keySize < minimumKeySize { return .encryptionKeySizeTooShort }
                 } else {

@@ -40,6 +40,10 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
     case cancelled
     /// The bearer refused a request (`queueFull`, `pduTooLong`, …).
     case bearer(ATTBearerError)
+    /// The server refused the request for want of security (`code`: Insufficient
+    /// Authentication, Insufficient Encryption, Encryption Key Size Too Short) and the
+    /// host's attempt to encrypt or pair failed: `reason` says why.
+    case securityFailed(ATTErrorCode, reason: String)
 
     /// How a response breaks the spec.
     public enum Malformation: Hashable, Sendable, CustomStringConvertible {
@@ -160,6 +164,8 @@ public enum GATTClientError: Error, Hashable, Sendable, CustomStringConvertible 
             return "the procedure was cancelled"
         case let .bearer(error):
             return "\(error)"
+        case let .securityFailed(code, reason):
+            return "the peer requires more security (\(code)), and securing the link failed: \(reason)"
         }
     }
 

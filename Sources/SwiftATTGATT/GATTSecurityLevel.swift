@@ -10,6 +10,9 @@ public enum GATTSecurityLevel: Sendable, Hashable {
     case encrypted(keySize: Int)
     /// Encrypted with a key from authenticated (MITM-protected) pairing, `keySize` octets.
     case authenticated(keySize: Int)
+    /// Encrypted with a key from authenticated LE Secure Connections pairing: security
+    /// mode 1 level 4 when `keySize` is 16 (Part C §10.2.1).
+    case secureConnections(keySize: Int)
 
     public var isEncrypted: Bool {
         if case .none = self { return false }
@@ -17,7 +20,15 @@ public enum GATTSecurityLevel: Sendable, Hashable {
     }
 
     public var isAuthenticated: Bool {
-        if case .authenticated = self { return true }
+        switch self {
+        case .authenticated, .secureConnections: return true
+        case .none, .encrypted: return false
+        }
+    }
+
+    /// Authenticated LE Secure Connections with a 128-bit key (mode 1 level 4).
+    public var isSecureConnectionsLevel: Bool {
+        if case .secureConnections(16) = self { return true }
         return false
     }
 
@@ -25,7 +36,7 @@ public enum GATTSecurityLevel: Sendable, Hashable {
     public var keySize: Int {
         switch self {
         case .none: return 0
-        case let .encrypted(n), let .authenticated(n): return n
+        case let .encrypted(n), let .authenticated(n), let .secureConnections(n): return n
         }
     }
 }

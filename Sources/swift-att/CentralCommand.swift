@@ -38,13 +38,16 @@ enum CentralCommand {
         var text = false
         /// hc08: lines to send, as if typed.
         var send: [String] = []
+        /// A request refused for want of encryption or authentication pairs (or encrypts
+        /// with the bond) and is retried once; `--no-pair` reports the refusal instead.
+        var pairs = true
     }
 
     static let actionList = "scan, discover, read, write, subscribe, shell, heart-rate, hc08, light or transfer"
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
-            arguments, flags: ["--json", "--duplicates", "--passive", "--without-response", "--text"],
+            arguments, flags: ["--json", "--duplicates", "--passive", "--without-response", "--text", "--no-pair"],
             options: ["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send"],
             command: "central")
         if args.wantsHelp {
@@ -67,6 +70,7 @@ enum CentralCommand {
         options.passive = args.has("--passive")
         options.withoutResponse = args.has("--without-response")
         options.text = args.has("--text")
+        options.pairs = !args.has("--no-pair")
         options.name = args.option("--name")
         if let list = args.option("--service") {
             for item in list.split(separator: ",") {

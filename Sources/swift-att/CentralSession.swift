@@ -24,6 +24,7 @@ enum CentralSession {
         } catch {
             throw .failure(error.description)
         }
+        await central.controller.configureSecurity(SecurityConfiguration(pairsOnSecurityError: options.pairs))
         let result: Result<Int32, CommandError>
         do throws(CommandError) {
             result = .success(try await perform(options, central: central, report: report, inputs: inputs))

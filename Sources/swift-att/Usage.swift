@@ -222,7 +222,9 @@ enum Usage {
                swift-att central light [<device>] <light>=on|off …
 
         The central role, as LightBlue or nRF Connect offer it. Every action but 'scan' scans
-        for the device, connects, exchanges ATT_MTU and discovers the database first.
+        for the device, connects, exchanges ATT_MTU and discovers the database first. A value
+        the device protects (Insufficient Encryption or Authentication) makes the central pair
+        (LE Secure Connections where the device has it, Just Works) and try once more.
 
         <device>          An address (C0:B0:00:00:00:0A), or part of the advertised name
                           (case-insensitive). Without one, heart-rate, hc08, light and transfer
@@ -270,6 +272,7 @@ enum Usage {
           --without-response
                             write: with a Write Command (no response) instead of a Write Request.
           --send TEXT       hc08: a line to send first, as if typed on standard input.
+          --no-pair         Report a device's refusal for want of security instead of pairing.
           --json            One JSON object per line instead of text.
           --btsnoop FILE    Record every HCI packet to FILE (Wireshark, 'swift-att dump').
           -h, --help        Show this help.

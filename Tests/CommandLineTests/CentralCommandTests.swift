@@ -69,9 +69,13 @@ struct CentralCommandTests {
 
         // Refusals and mistakes: the peer's ATT error (4), an unknown characteristic (1),
         // a device that is not there (4), bad hex (1).
-        let refused = try await SwiftATTProcess.run(["central", "read", "bumble", Self.protected, "--transport", transport])
+        let refused = try await SwiftATTProcess.run(["central", "read", "bumble", Self.protected, "--no-pair", "--transport", transport])
         #expect(refused.status == 4)
         #expect(refused.stderr.contains("Insufficient Encryption (0x0f)"), "\(refused.stderr)")
+        // Without --no-pair the refusal makes the central pair, and the read succeeds.
+        let paired = try await SwiftATTProcess.run(["central", "read", "bumble", Self.protected, "--transport", transport])
+        #expect(paired.status == 0, "\(paired.stderr)")
+        #expect(paired.stdout.contains("secret"), "\(paired.stdout)")
         let unknown = try await SwiftATTProcess.run(["central", "read", "bumble", "2A99", "--transport", transport])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("the device has no characteristic 2A99"), "\(unknown.stderr)")

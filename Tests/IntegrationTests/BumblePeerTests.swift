@@ -78,7 +78,7 @@ import SwiftATTTransport
     /// A Bumble peripheral asks swift-att (central) for new parameters over LE
     /// signaling; swift-att accepts them, sends LE Connection Update, and both sides see
     /// the new interval (Bumble reports it in ms: 50 ms = 40 × 1.25 ms).
-    @Test func connectionParameterUpdateAndPairingNotSupported() async throws {
+    @Test func connectionParameterUpdateAndAPeripheralsPairingRequestRefused() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peer = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:03",
@@ -103,11 +103,12 @@ import SwiftATTTransport
         let parameters = try await peer.next("parameters")
         #expect(parameters["timeout"] as? Double == 4000)
 
-        // As a peripheral Bumble pairs by sending a Security Request, which swift-att
-        // (no pairing yet) answers with Pairing Failed, reason Pairing Not Supported.
+        // Bumble's `pair()` on a peripheral sends a Pairing Request, which only a central
+        // may send (Core 5.4 Vol 3 Part H §3.5.1): swift-att, central here, answers
+        // Pairing Failed with Command Not Supported, as Linux does.
         peer.send("pair")
         let failed = try await peer.next("pairing-failed", timeout: .seconds(20))
-        #expect(failed["message"] as? String == "ProtocolError(smp/PAIRING_NOT_SUPPORTED [0x5])")
+        #expect(failed["message"] as? String == "ProtocolError(smp/COMMAND_NOT_SUPPORTED [0x7])")
 
         _ = try await controller.send(Disconnect(connectionHandle: connection.handle))
         _ = try await peer.next("disconnected")

@@ -67,7 +67,7 @@ struct DatabaseFileErrorTests {
         (characteristic(#"{"uuid":"2A19","properties":["read"],"text":"\#(String(repeating: "x", count: 513))"}"#),
          "services[0].characteristics[0].text: 513 octets, longer than the maximum length 512"),
         (characteristic(#"{"uuid":"2A19","properties":["read"],"permissions":{"read":"secret"}}"#),
-         "services[0].characteristics[0].permissions.read: unknown permission 'secret' (none, open, encrypted, authenticated, authorized)"),
+         "services[0].characteristics[0].permissions.read: unknown permission 'secret' (none, open, encrypted, authenticated, secure-connections, authorized)"),
         (characteristic(#"{"uuid":"2A19","properties":["read"],"permissions":{"read":["encrypted",3]}}"#),
          "services[0].characteristics[0].permissions.read[1]: expected a requirement, found an integer"),
         (characteristic(#"{"uuid":"2A19","properties":["read"],"permissions":{"notify":"open"}}"#),

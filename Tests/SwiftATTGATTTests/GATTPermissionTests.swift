@@ -124,3 +124,24 @@ struct GATTPermissionTests {
         #expect(try server.respond("0a 0500") == "0b07")
     }
 }
+
+/// Security mode 1 level 4 (Core 5.4 Vol 3 Part C §10.2.1): authenticated LE Secure
+/// Connections with a 128-bit key, nothing less.
+@Suite("GATT permissions: Secure Connections level")
+struct GATTSecureConnectionsPermissionTests {
+    @Test("Only authenticated Secure Connections with a 16-octet key passes")
+    func levelFour() {
+        let access = AttributePermissions.Access.secureConnections
+        #expect(access.error(security: .none, authorized: false) == .insufficientAuthentication)
+        #expect(access.error(security: .encrypted(keySize: 16), authorized: false) == .insufficientAuthentication)
+        #expect(access.error(security: .authenticated(keySize: 16), authorized: false) == .insufficientAuthentication)
+        #expect(access.error(security: .secureConnections(keySize: 12), authorized: false) == .encryptionKeySizeTooShort)
+        #expect(access.error(security: .secureConnections(keySize: 16), authorized: false) == nil)
+        #expect(GATTSecurityLevel.secureConnections(keySize: 16).isAuthenticated)
+        #expect(GATTSecurityLevel.secureConnections(keySize: 16).isSecureConnectionsLevel)
+        #expect(!GATTSecurityLevel.secureConnections(keySize: 7).isSecureConnectionsLevel)
+        // The lower levels accept it.
+        #expect(AttributePermissions.Access.authenticated.error(security: .secureConnections(keySize: 16), authorized: false) == nil)
+        #expect(AttributePermissions.Access.encrypted.error(security: .secureConnections(keySize: 7), authorized: false) == nil)
+    }
+}

@@ -43,12 +43,4 @@ import Testing
         let short: [UInt8] = [0x12, 0x05, 0x02, 0x00, 0x18, 0x00]
         #expect(LESignalingResponder.handle(short[...], isCentral: true).reply == [0x01, 0x05, 0x02, 0x00, 0x00, 0x00])
     }
-
-    @Test func pairingIsNotSupportedYet() {
-        let pairingRequest: [UInt8] = [0x01, 0x03, 0x00, 0x01, 0x10, 0x07, 0x07]
-        #expect(SecurityManagerResponder.handle(pairingRequest[...]) == [0x05, 0x05])
-        #expect(SecurityManagerResponder.handle([0x0B, 0x01]) == [0x05, 0x05])
-        #expect(SecurityManagerResponder.handle([0x03] + [UInt8](repeating: 0, count: 16)) == nil)
-        #expect(SecurityManagerResponder.handle([]) == nil)
-    }
 }

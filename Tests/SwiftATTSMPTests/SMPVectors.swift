@@ -128,7 +128,7 @@ extension SMPVector {
         SMPVector("Pairing Failed: Authentication Requirements", "05 03", .pairingFailed(.authenticationRequirements),
                   source: "\(btmon) (#505)"),
         SMPVector("Pairing Failed: Pairing Not Supported", "05 05", .pairingFailed(.pairingNotSupported),
-                  source: "swift-att's SecurityManagerResponder, which answers every Pairing Request so"),
+                  source: "\(handWorked) §3.5.5 Table 3.7 (what a device that cannot pair answers)"),
         SMPVector("Pairing Failed: Key Rejected", "05 0f", .pairingFailed(.keyRejected),
                   source: "\(handWorked) §3.5.5 Table 3.7 (Linux sends it for a key it did not ask for)"),
         SMPVector("Security Request: no bonding", "0b 00", .securityRequest([]),

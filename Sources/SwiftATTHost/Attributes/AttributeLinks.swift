@@ -108,6 +108,13 @@ final class AttributeLinks {
         for pdu in owed { push(pdu, on: link) }
     }
 
+    /// The link's encryption changed: the GATT server judges its permissions by the new
+    /// level from the next request on.
+    func setSecurity(_ level: GATTSecurityLevel, on handle: UInt16) {
+        guard let link = link(handle) else { return }
+        gattServer?.setSecurity(level, for: link.connectionID)
+    }
+
     /// The connection is gone: everything pending on its bearer fails with the reason,
     /// the server forgets its state (keeping bonded peers'), listeners hear of it.
     func detach(_ handle: UInt16, reason: HCIStatus, cause: ATTBearerError.DisconnectReason? = nil) {

@@ -53,7 +53,25 @@ public final class Peer: Sendable {
     /// Runs a GATT procedure made with the link's ATT_MTU when its turn comes, and
     /// returns its output. The building block of every other call; use it for procedures
     /// they do not cover.
+    ///
+    /// A request the server refuses for want of security (Insufficient Authentication,
+    /// Insufficient Encryption, Encryption Key Size Too Short) makes the host encrypt the
+    /// link or pair, then run the procedure once more, unless the host's
+    /// `SecurityConfiguration.pairsOnSecurityError` is off.
     public func run<Procedure: GATTProcedure>(
+        _ make: @escaping @Sendable (_ mtu: Int) -> Procedure
+    ) async throws(GATTClientError) -> Procedure.Output {
+        do {
+            return try await runOnce(make)
+        } catch {
+            guard let code = Self.isSecurityRefusal(error),
+                  controller.securityConfiguration.pairsOnSecurityError else { throw error }
+            try await secureAfter(code)
+            return try await runOnce(make)
+        }
+    }
+
+    private func runOnce<Procedure: GATTProcedure>(
         _ make: @escaping @Sendable (_ mtu: Int) -> Procedure
     ) async throws(GATTClientError) -> Procedure.Output {
         let id = Self.procedureIDs.add(1, ordering: .relaxed).newValue

@@ -68,6 +68,7 @@ extension Controller {
             publicAddress: publicAddress, randomAddress: random,
             aclBufferLength: length, aclBufferCount: count)
         await configureACL(bufferCount: count, bufferLength: length)
+        await installSecurity(localAddress: random)
         remember(info)
         return info
     }

@@ -16,6 +16,8 @@ public final class Controller: Sendable {
     /// The transport the user named, for messages.
     public let transportName: String
     private let learned = Mutex<ControllerInfo?>(nil)
+    /// `configureSecurity`'s settings, for the calls that read them off the loop.
+    let securitySettings = Mutex(SecuritySettings())
 
     /// What `start()` learned; `nil` before it has run.
     public var info: ControllerInfo? { learned.withLock { $0 } }

@@ -14,6 +14,7 @@ extension HostStack {
         hci.controllerFailed(.hci(.hardwareError(code)))
         announce(.hardwareError(code))
         attributes.detachAll(reason: .hardwareFailure, cause: .hardwareError(code))
+        security.disconnectedAll()
         // No subscriber's queue is full any more: an `updateValue` refused before may go on.
         attributes.signalRoomIfWaiting()
         l2cap.controllerReset()

@@ -7,8 +7,9 @@ import SwiftATTTransport
 /// them through each turn of the loop.
 ///
 ///     HCIConversation   commands and their credits, ACL credits, events, connections
-///     L2CAPChannels     recombination, fixed-channel routing, LE signalling (and SMP)
+///     L2CAPChannels     recombination, fixed-channel routing, LE signalling
 ///     AttributeLinks    each link's bearer, GATT client and server, value streams
+///     SecurityManager   pairing, encryption and bonds, beside the attribute links
 ///
 /// Calls go one way: a floor sends down through the one below it, and hands what it
 /// received back up as its return value; only this scheduler passes a delivery from one
@@ -20,6 +21,7 @@ final class HostStack {
     let hci: HCIConversation
     let l2cap: L2CAPChannels
     let attributes: AttributeLinks
+    let security: SecurityManager
     /// The scans running on this controller (`Central.scan`), sharing one.
     let scanning: SharedScanning
 
@@ -38,6 +40,7 @@ final class HostStack {
         hci = HCIConversation(transport: transport)
         l2cap = L2CAPChannels(hci: hci)
         attributes = AttributeLinks(l2cap: l2cap, hci: hci)
+        security = SecurityManager(l2cap: l2cap, hci: hci)
         scanning = SharedScanning(hci: hci)
     }
 
@@ -50,10 +53,13 @@ final class HostStack {
     /// When the loop must call `expire` next. Asked on every turn, so it allocates
     /// nothing.
     var nextDeadline: ContinuousClock.Instant? {
+        let earliest: ContinuousClock.Instant?
         switch (hci.nextDeadline, attributes.nextDeadline) {
-        case let (command?, attribute?): return min(command, attribute)
-        case let (command, attribute): return command ?? attribute
+        case let (command?, attribute?): earliest = min(command, attribute)
+        case let (command, attribute): earliest = command ?? attribute
         }
+        guard let pairing = security.nextDeadline else { return earliest }
+        return earliest.map { min($0, pairing) } ?? pairing
     }
 
     /// Reads what the transport has and takes it up the floors; values received for
@@ -75,11 +81,17 @@ final class HostStack {
             break
         case .aclData:
             guard let frame = l2cap.receive(packet.bytes) else { return }
-            attributes.receive(frame.payload, on: frame.connectionHandle, now: receivedAt)
+            if frame.channel == L2CAPChannelIdentifier.attribute {
+                attributes.receive(frame.payload, on: frame.connectionHandle, now: receivedAt)
+            } else {
+                security.receive(frame.payload, on: frame.connectionHandle, now: receivedAt)
+            }
         case let .connected(connection):
             attributes.attach(connection)
+            security.connected(connection)
         case let .disconnected(handle, reason):
             l2cap.disconnected(handle)
+            security.disconnected(handle)
             attributes.detach(handle, reason: reason)
             // A full link that went away no longer holds back `updateValue`.
             attributes.signalRoomIfWaiting()
@@ -88,6 +100,12 @@ final class HostStack {
             attributes.signalRoomIfWaiting()
         case let .hardwareError(code):
             hardwareError(code)
+        case let .longTermKeyRequest(request):
+            security.longTermKeyRequested(request)
+        case let .encryptionChanged(handle, status, enabled):
+            if let level = security.encryptionChanged(handle, status: status, enabled: enabled, now: receivedAt) {
+                attributes.setSecurity(level, on: handle)
+            }
         }
     }
 
@@ -95,6 +113,7 @@ final class HostStack {
     func expire(now: ContinuousClock.Instant) {
         hci.expire(now: now)
         attributes.expire(now: now)
+        security.expire(now: now)
     }
 
     /// The end of the turn: ACL queued during it goes out together, Write Commands that
@@ -118,6 +137,7 @@ final class HostStack {
         hci.fail(reason)
         let stopped = hci.stopReason ?? reason
         attributes.shutdown(.controllerStopped(stopped))
+        security.shutdown(stopped)
         recoveryListeners.finishAll()
         recovery = nil
         hci.shutdown(stopped)

@@ -39,6 +39,11 @@ final class HCIConversation {
         case buffersFreed
         /// The controller failed (Hardware Error event): the host must reset it.
         case hardwareError(UInt8)
+        /// The peer, as central, started encryption: the Security Manager supplies the key.
+        case longTermKeyRequest(LELongTermKeyRequest)
+        /// Encryption on a link came on, went off or failed to start (Encryption Change),
+        /// or its key was refreshed (Encryption Key Refresh Complete: `enabled` true).
+        case encryptionChanged(handle: UInt16, status: HCIStatus, enabled: Bool)
     }
 
     let transport: any HCITransport
@@ -188,6 +193,13 @@ final class HCIConversation {
             }
             flushACL()
             return .buffersFreed
+        case let .leMeta(.longTermKeyRequest(request)):
+            return .longTermKeyRequest(request)
+        case let .encryptionChange(change):
+            return .encryptionChanged(handle: change.connectionHandle, status: change.status,
+                                      enabled: change.encryptionEnabled != 0)
+        case let .encryptionKeyRefreshComplete(refresh):
+            return .encryptionChanged(handle: refresh.connectionHandle, status: refresh.status, enabled: true)
         case .leMeta:
             guard let established = ConnectionState.established(by: event) else { return .handled }
             let connection = ConnectionState(handle: established.handle, role: established.role, peerAddress: established.peer)

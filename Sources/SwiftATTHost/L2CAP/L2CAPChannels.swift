@@ -7,11 +7,10 @@ import SwiftATTL2CAP
 /// and the fixed channels this floor answers itself.
 ///
 /// The second floor of a host on its loop thread, between the HCI conversation below and
-/// the attribute links above. Frames for the Attribute Protocol go up as `receive(_:)`'s
-/// result; LE signalling (connection parameter updates, command rejects) and the
-/// Security Manager channel are answered here, and so is where pairing and credit-based
-/// channels belong: a per-connection security manager fed `securityManager` frames, and
-/// dynamic channels found by their CID beside the fixed ones in `route`.
+/// the attribute links and the security manager above. Frames for the Attribute Protocol
+/// and the Security Manager go up as `receive(_:)`'s result; LE signalling (connection
+/// parameter updates, command rejects) is answered here, and so is where credit-based
+/// channels belong: dynamic channels found by their CID beside the fixed ones in `route`.
 ///
 /// Loop-confined. The recombiner is `@exclusivity(unchecked)` (every inbound ACL packet
 /// reads it): only the loop thread touches it, and its own methods, the only code run
@@ -32,8 +31,9 @@ final class L2CAPChannels {
     // MARK: Input
 
     /// Takes the bytes of one ACL data packet. Returns the frame it completes if that
-    /// frame is for the floor above (the Attribute Protocol); frames for the channels
-    /// answered here are handled, partial frames held, malformed data dropped.
+    /// frame is for a floor above (the Attribute Protocol, the Security Manager); frames
+    /// for the channels answered here are handled, partial frames held, malformed data
+    /// dropped.
     @inline(__always)
     func receive(_ packet: ArraySlice<UInt8>) -> L2CAPFrame? {
         let frame: L2CAPFrame
@@ -44,7 +44,9 @@ final class L2CAPChannels {
             guard let assembled = recombine(packet) else { return nil }
             frame = assembled
         }
-        if frame.channel == L2CAPChannelIdentifier.attribute { return frame }
+        if frame.channel == L2CAPChannelIdentifier.attribute || frame.channel == L2CAPChannelIdentifier.securityManager {
+            return frame
+        }
         route(frame)
         return nil
     }
@@ -65,10 +67,6 @@ final class L2CAPChannels {
         switch frame.channel {
         case L2CAPChannelIdentifier.leSignaling:
             signal(frame)
-        case L2CAPChannelIdentifier.securityManager:
-            if let reply = SecurityManagerResponder.handle(frame.payload) {
-                send(channel: L2CAPChannelIdentifier.securityManager, payload: EncodedBytes(reply), handle: frame.connectionHandle)
-            }
         default:
             break
         }

@@ -1,0 +1,48 @@
+import SwiftATTGATT
+import SwiftATTPDU
+
+extension Peer {
+    /// Pairs with the peer now, even if a bond exists (the new keys replace it), and
+    /// returns the link's security afterwards. The host's `SecurityConfiguration` says
+    /// what is offered; its `PairingDelegate` answers for the user.
+    @discardableResult
+    public func pair() async throws(PairingError) -> GATTSecurityLevel {
+        try await controller.secure(handle, pairAnew: true).get()
+    }
+
+    /// Makes the link encrypted: with the bond's key when there is one, by pairing
+    /// otherwise; at once when it is encrypted already.
+    @discardableResult
+    public func secure() async throws(PairingError) -> GATTSecurityLevel {
+        try await controller.secure(handle, pairAnew: false).get()
+    }
+
+    /// The link's security now.
+    public var securityLevel: GATTSecurityLevel {
+        get async { await controller.securityLevel(of: handle) }
+    }
+
+    /// After a request refused for want of security: encrypt or pair as the error asks
+    /// (Insufficient Authentication on an encrypted link needs a new, authenticated
+    /// pairing; the others need encryption), and say whether to retry. Throws what
+    /// stopped it.
+    func secureAfter(_ code: ATTErrorCode) async throws(GATTClientError) {
+        let level = await securityLevel
+        let pairAnew = code == .encryptionKeySizeTooShort || (code == .insufficientAuthentication && level.isEncrypted)
+        switch await controller.secure(handle, pairAnew: pairAnew) {
+        case .success:
+            return
+        case let .failure(error):
+            throw .securityFailed(code, reason: error.description)
+        }
+    }
+
+    /// Whether a refusal is one securing the link can cure.
+    static func isSecurityRefusal(_ error: GATTClientError) -> ATTErrorCode? {
+        guard case let .attributeError(code, _, _) = error else { return nil }
+        switch code {
+        case .insufficientAuthentication, .insufficientEncryption, .encryptionKeySizeTooShort: return code
+        default: return nil
+        }
+    }
+}

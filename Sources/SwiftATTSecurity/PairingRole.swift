@@ -1,0 +1,9 @@
+/// Which side of a pairing this device is.
+///
+/// Core 5.4 Vol 3 Part H §2.3: the initiator sends the Pairing Request and is always the
+/// link's central; the responder answers it (a peripheral can only ask for pairing with a
+/// Security Request).
+public enum PairingRole: Sendable, Hashable {
+    case initiator
+    case responder
+}
