@@ -190,7 +190,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTHost", "SwiftATTTransport", "SwiftATTAdvertising",
-                           "BenchSupport", "TestSupport", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTProfiles"]
+                           "BenchSupport", "TestSupport", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTProfiles",
+                           "SwiftATTSMP", "SwiftATTSecurity"]
         ),
         .testTarget(name: "CaptureTests", dependencies: ["SwiftATTPDU", "SwiftATTHCI", "SwiftATTL2CAP", "TestSupport"]),
         // The soak's value format and receiver check (Tests/Soak).

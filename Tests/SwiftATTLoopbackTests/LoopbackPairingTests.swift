@@ -308,6 +308,21 @@ import TestSupport
         await pair.stop()
     }
 
+    @Test func aPeripheralsSecurityRequestIsAnsweredWithTheBond() async throws {
+        let pair = try await SecurePair.start(central: SecurityConfiguration(encryptsBondedLinks: false))
+        var peer = try await pair.connect()
+        try await peer.pair()
+        _ = try await pair.settledBonds()
+        try await peer.disconnect()
+        try await eventually("the link gone") { pair.link.connectionCount == 0 }
+        peer = try await pair.connect()
+        #expect(await pair.peripheral.securityLevel(of: peer.handle) == .none)
+        // The peripheral asks; the central encrypts with its bond instead of pairing.
+        #expect(try await pair.peripheral.secure(peer.handle) == .encrypted(keySize: 16))
+        #expect(pair.centralEvents.pairings.count == 1)
+        await pair.stop()
+    }
+
     @Test func legacyPairingBondsWithEachSidesDistributedKey() async throws {
         let legacy = Self.configuration(.noInputNoOutput, secureConnections: .disabled)
         let pair = try await SecurePair.start(central: legacy, peripheral: legacy)

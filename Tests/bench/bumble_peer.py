@@ -10,6 +10,19 @@ integration tests, attached to one of controllers.py's virtual controllers.
 Reports what happens as JSON lines on stdout ({"event": "ready", ...}, "connected",
 "disconnected", "advertisement"); reads commands as lines on stdin ("disconnect",
 "quit"). Ends at "quit", at end of stdin, or after --duration seconds.
+
+Pairing (Bumble's own Security Manager): --io none|display|display-yesno|keyboard|
+keyboard-display, --no-sc (legacy pairing), --mitm, --no-bonding, --irk HEX (the IRK it
+distributes with its identity, the --address), --passkey N (the passkey it shows, or types
+when asked; without it a request to type waits for a "passkey N" line on stdin),
+--reject-numbers. It reports "compare" (Numeric Comparison's number), "passkey-displayed",
+"passkey-requested", "paired" (with the keys it stored, as its key store holds them: hex in
+the order of the SMP PDUs, least significant octet first), "pairing-failure" (any pairing
+on the link, with the reason) and "pairing-failed" (a "pair" command's error); "encrypted"
+when a link's encryption changes. Commands: "pair" (as central: Pairing Request; as
+peripheral: Bumble's pair(), which sends a Pairing Request too), "security-request" (as
+peripheral), "reconnect" (as central: connects to --target again and encrypts with the
+stored key).
 """
 import argparse
 import asyncio
@@ -20,7 +33,97 @@ import sys
 from bumble.core import AdvertisingData, UUID
 from bumble.device import Device
 from bumble.hci import Address
+from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport import open_transport
+
+IO_CAPABILITIES = {
+    'none': PairingDelegate.NO_OUTPUT_NO_INPUT,
+    'display': PairingDelegate.DISPLAY_OUTPUT_ONLY,
+    'display-yesno': PairingDelegate.DISPLAY_OUTPUT_AND_YES_NO_INPUT,
+    'keyboard': PairingDelegate.KEYBOARD_INPUT_ONLY,
+    'keyboard-display': PairingDelegate.DISPLAY_OUTPUT_AND_KEYBOARD_INPUT,
+}
+
+# A passkey typed on stdin ("passkey N") for a pairing waiting in get_number().
+typed_passkeys: asyncio.Queue = asyncio.Queue()
+
+
+class Delegate(PairingDelegate):
+    """The user's part, answered from the command line and reported as events."""
+
+    def __init__(self, args):
+        distribution = (PairingDelegate.KeyDistribution.DISTRIBUTE_ENCRYPTION_KEY
+                        | PairingDelegate.KeyDistribution.DISTRIBUTE_IDENTITY_KEY
+                        | PairingDelegate.KeyDistribution.DISTRIBUTE_SIGNING_KEY)
+        super().__init__(io_capability=IO_CAPABILITIES[args.io],
+                         local_initiator_key_distribution=distribution,
+                         local_responder_key_distribution=distribution)
+        self.args = args
+
+    async def accept(self):
+        return True
+
+    async def compare_numbers(self, number, digits):
+        emit(event='compare', number=number)
+        return not self.args.reject_numbers
+
+    async def get_number(self):
+        emit(event='passkey-requested')
+        if self.args.passkey is not None:
+            return self.args.passkey
+        return await typed_passkeys.get()
+
+    async def display_number(self, number, digits):
+        emit(event='passkey-displayed', number=number)
+
+    async def generate_passkey(self):
+        if self.args.passkey is not None:
+            return self.args.passkey
+        return await super().generate_passkey()
+
+
+def key_hex(key):
+    return bytes(key.value).hex() if key is not None else None
+
+
+def ltk_json(key):
+    """An LTK as Bumble stored it: value, EDIV and Rand (legacy pairing), and whether it is authenticated."""
+    if key is None:
+        return None
+    return {'value': bytes(key.value).hex(), 'ediv': key.ediv or 0,
+            'rand': bytes(key.rand).hex() if key.rand else '00' * 8, 'authenticated': bool(key.authenticated)}
+
+
+def setup_pairing(device, args):
+    """Bumble's SMP with --io and friends; keys kept in an in-memory key store."""
+    from bumble.keys import MemoryKeyStore
+    device.keystore = MemoryKeyStore()
+    if args.irk:
+        device.irk = bytes.fromhex(args.irk)
+    device.pairing_config_factory = lambda connection: PairingConfig(
+        sc=not args.no_sc, mitm=args.mitm, bonding=not args.no_bonding, delegate=Delegate(args),
+        identity_address_type=PairingConfig.AddressType.RANDOM)
+
+
+def watch_security(connection):
+    """Reports a connection's pairing and encryption as events."""
+    def on_pairing(keys):
+        emit(event='paired', peer=str(connection.peer_address).split('/')[0],
+             ltk=ltk_json(keys.ltk), ltk_central=ltk_json(keys.ltk_central),
+             ltk_peripheral=ltk_json(keys.ltk_peripheral),
+             irk=key_hex(keys.irk), csrk=key_hex(keys.csrk))
+
+    connection.on('pairing', on_pairing)
+    connection.on('pairing_failure', lambda reason: emit(event='pairing-failure', reason=int(reason)))
+    connection.on('connection_encryption_change', lambda *_: emit(
+        event='encrypted', enabled=bool(connection.encryption), key_size=connection.encryption_key_size))
+
+
+async def pair_on(connection):
+    try:
+        await connection.pair()
+    except Exception as error:
+        emit(event='pairing-failed', error=type(error).__name__, message=str(error))
 
 
 def emit(**fields):
@@ -39,7 +142,9 @@ async def commands(handlers):
         word = line.decode().strip()
         if word == 'quit':
             return
-        if word in handlers:
+        if word.startswith('passkey '):
+            typed_passkeys.put_nowait(int(word.split()[1]))
+        elif word in handlers:
             await handlers[word]()
         else:
             emit(event='error', message=f'unknown command {word!r}')
@@ -54,9 +159,17 @@ async def advertise(device, args):
     structures.append((AdvertisingData.COMPLETE_LOCAL_NAME, args.name.encode()))
     data = bytes(AdvertisingData(structures))
 
+    def on_disconnection(connection, reason):
+        connections.remove(connection)
+        emit(event='disconnected', reason=reason)
+        if args.readvertise:
+            asyncio.ensure_future(device.start_advertising(
+                advertising_data=data, advertising_interval_min=20, advertising_interval_max=20))
+
     def on_connection(connection):
         connections.append(connection)
-        connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
+        watch_security(connection)
+        connection.on('disconnection', lambda reason: on_disconnection(connection, reason))
         connection.on('connection_parameters_update', lambda: emit(
             event='parameters', interval=connection.parameters.connection_interval,
             latency=connection.parameters.peripheral_latency, timeout=connection.parameters.supervision_timeout))
@@ -82,13 +195,14 @@ async def advertise(device, args):
 
     async def pair():
         for connection in connections:
-            try:
-                await connection.pair()
-                emit(event='paired')
-            except Exception as error:
-                emit(event='pairing-failed', error=type(error).__name__, message=str(error))
+            asyncio.ensure_future(pair_on(connection))
 
-    await commands({'disconnect': disconnect, 'update-parameters': update_parameters, 'pair': pair})
+    async def security_request():
+        for connection in connections:
+            connection.request_pairing()
+
+    await commands({'disconnect': disconnect, 'update-parameters': update_parameters, 'pair': pair,
+                    'security-request': security_request})
 
 
 async def scan(device, args):
@@ -116,8 +230,22 @@ async def central(device, args):
     from bumble.device import Peer
     target = Address(args.target, Address.RANDOM_DEVICE_ADDRESS)
     connection = await device.connect(target, timeout=15)
+    watch_security(connection)
     connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
+    # A Security Request is left to the application by Bumble: pair, or encrypt when bonded.
+    connection.on('security_request', lambda auth_req: (
+        emit(event='security-request', auth_req=int(auth_req)), asyncio.ensure_future(pair_on(connection))))
     emit(event='connected', peer=args.target)
+    # Commands (and typed passkeys) are read from now on, while the steps below run.
+    handlers = {}
+    reader = asyncio.ensure_future(commands(handlers))
+    if args.pair:
+        await pair_on(connection)
+    if args.encrypt:
+        try:
+            await connection.encrypt()
+        except Exception as error:
+            emit(event='encrypt-error', error=type(error).__name__, message=str(error))
     peer = Peer(connection)
     if args.mtu:
         emit(event='mtu', mtu=await peer.request_mtu(args.mtu))
@@ -167,7 +295,23 @@ async def central(device, args):
     async def disconnect():
         await connection.disconnect()
 
-    await commands({'disconnect': disconnect})
+    async def pair():
+        asyncio.ensure_future(pair_on(connection))
+
+    async def reconnect():
+        # Connects to --target again and encrypts with the key stored at pairing.
+        nonlocal connection
+        connection = await device.connect(target, timeout=15)
+        watch_security(connection)
+        connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
+        emit(event='connected', peer=args.target)
+        try:
+            await connection.encrypt()
+        except Exception as error:
+            emit(event='encrypt-error', error=type(error).__name__, message=str(error))
+
+    handlers.update({'disconnect': disconnect, 'pair': pair, 'reconnect': reconnect})
+    await reader
 
 
 async def read_all(peer):
@@ -216,10 +360,18 @@ async def main():
     parser.add_argument('--port', type=int, required=True)
     parser.add_argument('--address', required=True, help='static random address for this host')
     parser.add_argument('--duration', type=float, default=120.0)
+    parser.add_argument('--io', choices=sorted(IO_CAPABILITIES), default='none')
+    parser.add_argument('--no-sc', action='store_true', help='LE legacy pairing only')
+    parser.add_argument('--mitm', action='store_true')
+    parser.add_argument('--no-bonding', action='store_true')
+    parser.add_argument('--irk', help='the IRK distributed with the identity (32 hex digits)')
+    parser.add_argument('--passkey', type=int, help='the passkey shown, or typed when asked')
+    parser.add_argument('--reject-numbers', action='store_true', help='Numeric Comparison: say no')
     sub = parser.add_subparsers(dest='role', required=True)
     a = sub.add_parser('advertise')
     a.add_argument('--name', required=True)
     a.add_argument('--service', action='append', default=[])
+    a.add_argument('--readvertise', action='store_true', help='advertise again after each disconnection')
     sub.add_parser('scan')
     c = sub.add_parser('central')
     c.add_argument('--target', required=True)
@@ -230,6 +382,8 @@ async def main():
     c.add_argument('--indicate', action='store_true', help='prefer indications when subscribing')
     c.add_argument('--read-all', action='store_true',
                    help='after discovery: included services, every readable value and every descriptor')
+    c.add_argument('--pair', action='store_true', help='pair right after connecting')
+    c.add_argument('--encrypt', action='store_true', help='encrypt with the stored key after connecting')
     c.add_argument('--write-command', action='append', default=[],
                    help='UUID=HEX written without response, after subscribing')
     args = parser.parse_args()
@@ -237,6 +391,7 @@ async def main():
 
     async with await open_transport(f'tcp-client:127.0.0.1:{args.port}') as (source, sink):
         device = Device.with_hci('bumble-peer', Address(args.address, Address.RANDOM_DEVICE_ADDRESS), source, sink)
+        setup_pairing(device, args)
         await device.power_on()
         role = {'advertise': advertise, 'scan': scan, 'central': central}[args.role]
         try:

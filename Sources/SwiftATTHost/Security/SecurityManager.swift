@@ -70,6 +70,9 @@ final class SecurityManager {
         var encryptingWith: Bond?
         /// The level encryption gives once it is on (from the pairing or the bond).
         var pendingLevel: GATTSecurityLevel?
+        /// Peripheral: when a Security Request this host sent goes unanswered for too
+        /// long (the SMP timer runs from it too, Part H §3.4).
+        var securityRequestDeadline: ContinuousClock.Instant?
         var waiters: [Completion] = []
 
         init(handle: UInt16, role: LERole, peer: BluetoothAddress, local: BluetoothAddress) {
@@ -145,6 +148,8 @@ final class SecurityManager {
             }
         case .peripheral:
             send(.securityRequest(configuration.pairing.authenticationRequirements), on: handle)
+            link.securityRequestDeadline = .now + PairingSession.timeout
+            updateDeadline()
         }
     }
 
@@ -167,6 +172,7 @@ final class SecurityManager {
                 send(.pairingFailed(.repeatedAttempts), on: handle)
                 return
             }
+            link.securityRequestDeadline = nil
             var session = newSession(for: link, role: .responder)
             let actions = session.receive(payload, now: now)
             link.session = session
@@ -246,6 +252,15 @@ final class SecurityManager {
                     finish(link, .failure(.encryptionFailed(status: status.rawValue)))
                 }
             }
+        } else if link.role == .peripheral, !link.waiters.isEmpty {
+            // The central answered a Security Request by encrypting with its bond.
+            link.securityRequestDeadline = nil
+            if status.isSuccess && enabled {
+                finish(link, .success(link.level))
+            } else {
+                listeners.yield(.encryptionFailed(handle, status.rawValue))
+                finish(link, .failure(.encryptionFailed(status: status.rawValue)))
+            }
         }
         return changed
     }
@@ -268,6 +283,12 @@ final class SecurityManager {
     func expire(now: ContinuousClock.Instant) {
         guard let deadline = nextDeadline, deadline <= now else { return }
         for link in links.values {
+            if let requested = link.securityRequestDeadline, requested <= now, !link.isPairing {
+                // The central never answered the Security Request.
+                link.securityRequestDeadline = nil
+                listeners.yield(.pairingFailed(link.handle, .timedOut))
+                finish(link, .failure(.failed(.timedOut)))
+            }
             guard var session = link.session else { continue }
             let actions = session.expire(now: now)
             link.session = session
@@ -277,7 +298,7 @@ final class SecurityManager {
     }
 
     private func updateDeadline() {
-        nextDeadline = links.values.compactMap { $0.session?.nextDeadline }.min()
+        nextDeadline = links.values.flatMap { [$0.session?.nextDeadline, $0.securityRequestDeadline] }.compactMap { $0 }.min()
     }
 
     // MARK: Steps

@@ -1,0 +1,351 @@
+import BenchSupport
+import Foundation
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTSecurity
+import SwiftATTSMP
+import SwiftATTTransport
+import Synchronization
+import Testing
+import TestSupport
+
+/// swift-att's Security Manager against Bumble's (Tests/bench/bumble_peer.py, Bumble
+/// 0.0.236's SMP), each in both roles, over Bumble's virtual controllers.
+///
+/// Bumble's controllers encrypt nothing but compare the two hosts' LTKs when a link is
+/// encrypted (a mismatch drops the link with MIC Failure), so a successful encryption
+/// shows the keys agree. What the controllers never check — the IRK, the identity
+/// address, the keys each side stored — is compared here with what Bumble reports it
+/// stored (BENCH.md, "Bumble as the pairing peer"). Keys cross as Bumble holds them:
+/// hex, least significant octet first, the order of the SMP PDUs.
+@Suite(.serialized) struct BumblePairingTests {
+    static let bumbleAddress = "C0:B0:00:00:00:21"
+    /// The IRK Bumble distributes, as it is given on its command line (octets in PDU order).
+    static let bumbleIRK = "101112131415161718191a1b1c1d1e1f"
+    /// The IRK swift-att distributes.
+    static let ourIRK: UInt128 = 0x0F0E_0D0C_0B0A_0908_0706_0504_0302_0100 ^ 0xA5A5_A5A5_A5A5_A5A5_A5A5_A5A5_A5A5_A5A5
+
+    static func hex(_ key: UInt128) -> String { Hex.encode(key.littleEndianBytes) }
+
+    /// Every security event of a controller, in order, collected from the start.
+    final class EventLog: Sendable {
+        let log = ArrivalLog<SecurityEvent>()
+        private let task: Task<Void, Never>
+
+        init(_ stream: AsyncStream<SecurityEvent>) {
+            let log = self.log
+            task = Task { for await event in stream { log.append(event) } }
+        }
+
+        deinit { task.cancel() }
+
+        var pairings: Int { log.elements.filter { if case .paired = $0 { return true }; return false }.count }
+    }
+
+    /// swift-att's identity: its static random address on this run and `ourIRK`.
+    static func security(_ io: IOCapability, mitm: Bool = false, address: BluetoothAddress,
+                         secureConnections: SecureConnectionsMode = .preferred) -> SecurityConfiguration {
+        SecurityConfiguration(pairing: PairingConfiguration(
+            ioCapability: io, requiresMITM: mitm, secureConnections: secureConnections,
+            identity: LocalIdentity(identityResolvingKey: ourIRK, address: address)))
+    }
+
+    // MARK: swift-att central, Bumble peripheral
+
+    /// Bumble advertising on controller 0 with `bumble` pairing options; a swift-att
+    /// central on controller 1 connected to it.
+    struct CentralSide {
+        let bench: BumbleBench
+        let bumble: BumblePeer
+        let central: Central
+        let peer: Peer
+        let events: EventLog
+
+        static func start(bumble options: [String], io: IOCapability = .noInputNoOutput, mitm: Bool = false,
+                          secureConnections: SecureConnectionsMode = .preferred,
+                          delegate: (any PairingDelegate)? = AutomaticPairingDelegate()) async throws -> CentralSide {
+            let bench = try BumbleBench(controllers: 2)
+            let bumble = try BumblePeer(bench: bench, controller: 0, address: bumbleAddress,
+                                        arguments: ["--irk", bumbleIRK] + options + ["advertise", "--name", "bumble-smp", "--service", "FEE0", "--readvertise"])
+            _ = try await bumble.next("ready")
+            let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
+            await central.controller.configureSecurity(
+                security(io, mitm: mitm, address: central.info.randomAddress, secureConnections: secureConnections),
+                delegate: delegate)
+            let events = EventLog(central.controller.securityEvents())
+            let peer = try await connect(central, bumble)
+            return CentralSide(bench: bench, bumble: bumble, central: central, peer: peer, events: events)
+        }
+
+        static func connect(_ central: Central, _ bumble: BumblePeer) async throws -> Peer {
+            let address = try #require(BluetoothAddress(bumbleAddress, kind: .random))
+            let device = try #require(try await central.firstDevice(ScanFilter(services: [BluetoothUUID(0xFEE0)]), within: .seconds(10)))
+            #expect(device.address == address)
+            let peer = try await central.connect(device.address)
+            _ = try await bumble.next("connected")
+            return peer
+        }
+
+        /// The bond swift-att stored for Bumble.
+        var bond: Bond? { central.controller.bonds.bond(for: BluetoothAddress(bumbleAddress, kind: .random)!) }
+
+        func stop() async {
+            await central.close()
+            bumble.stop()
+            bench.stop()
+        }
+    }
+
+    @Test func secureConnectionsJustWorksBondsWithTheSameKeysAndReconnectsEncrypted() async throws {
+        let side = try await CentralSide.start(bumble: [])
+        #expect(try await side.peer.pair() == .encrypted(keySize: 16))
+        let paired = try await side.bumble.next("paired")
+        let bond = try #require(side.bond)
+        let key = try #require(bond.centralKey)
+        // One derived LTK on both sides; each side holds the other's IRK and identity.
+        #expect((paired["ltk"] as? [String: Any])?["value"] as? String == Self.hex(key.key))
+        #expect(key.ediv == 0 && key.rand == 0)
+        #expect(paired["irk"] as? String == Self.hex(Self.ourIRK))
+        #expect(paired["peer"] as? String == side.central.info.randomAddress.description)
+        #expect(bond.peer.description == Self.bumbleAddress)
+        #expect(bond.peerIdentityResolvingKey.map(Self.hex) == Self.bumbleIRK)
+        #expect(bond.secureConnections && !bond.authenticated && bond.keySize == 16)
+        // Bumble distributes a signing key when asked, always all zeros (its smp.py
+        // marks it "FIXME: testing"); swift-att, configured without one, sent none.
+        #expect(bond.peerSignatureKey == 0)
+        #expect(paired["csrk"] == nil || paired["csrk"] is NSNull)
+
+        // A new connection is encrypted with the bond, without pairing: Bumble's
+        // controller would drop the link if the two LTKs differed.
+        try await side.peer.disconnect()
+        _ = try await side.bumble.next("disconnected")
+        let again = try await CentralSide.connect(side.central, side.bumble)
+        try await eventually("the bonded link encrypted") { await again.securityLevel == .encrypted(keySize: 16) }
+        let encrypted = try await side.bumble.next("encrypted")
+        #expect(encrypted["enabled"] as? Bool == true)
+        #expect(side.events.pairings == 1)
+        // The link carries GATT afterwards: the keys matched.
+        #expect(try await again.discoverDatabase().services.isEmpty == false)
+        #expect(await again.securityLevel == .encrypted(keySize: 16))
+        await side.stop()
+    }
+
+    @Test func numericComparisonShowsTheSameNumberOnBothSides() async throws {
+        let numbers = Numbers()
+        let side = try await CentralSide.start(bumble: ["--io", "display-yesno"], io: .displayYesNo, delegate: numbers)
+        #expect(try await side.peer.pair() == .secureConnections(keySize: 16))
+        let compared = try await side.bumble.next("compare")
+        #expect(numbers.seen.withLock { $0 } == [compared["number"] as? Int].compactMap { $0.map(UInt32.init) })
+        _ = try await side.bumble.next("paired")
+        #expect(side.bond?.authenticated == true)
+        await side.stop()
+    }
+
+    @Test func passkeyShownByBumbleAndTypedIntoSwiftATT() async throws {
+        let side = try await CentralSide.start(bumble: ["--io", "display", "--passkey", "314159"], io: .keyboardOnly, mitm: true,
+                                               delegate: AutomaticPairingDelegate(passkey: 314_159))
+        #expect(try await side.peer.pair() == .secureConnections(keySize: 16))
+        #expect(try await side.bumble.next("passkey-displayed")["number"] as? Int == 314_159)
+        let paired = try await side.bumble.next("paired")
+        #expect((paired["ltk"] as? [String: Any])?["authenticated"] as? Bool == true)
+        #expect((paired["ltk"] as? [String: Any])?["value"] as? String == side.bond?.centralKey.map { Self.hex($0.key) })
+        await side.stop()
+    }
+
+    @Test func passkeyShownBySwiftATTAndTypedIntoBumble() async throws {
+        let typist = Typist()
+        let side = try await CentralSide.start(bumble: ["--io", "keyboard"], io: .displayOnly, mitm: true, delegate: typist)
+        typist.bumble.withLock { $0 = side.bumble.stdin.fileHandleForWriting }
+        #expect(try await side.peer.pair() == .secureConnections(keySize: 16))
+        _ = try await side.bumble.next("passkey-requested")
+        _ = try await side.bumble.next("paired")
+        #expect(typist.shown.withLock { $0 }.count == 1)
+        await side.stop()
+    }
+
+    @Test func aWrongPasskeyFailsWithConfirmValueFailedOnBothSides() async throws {
+        let side = try await CentralSide.start(bumble: ["--io", "display", "--passkey", "314159"], io: .keyboardOnly, mitm: true,
+                                               delegate: AutomaticPairingDelegate(passkey: 271_828))
+        do {
+            try await side.peer.pair()
+            Issue.record("pairing with the wrong passkey succeeded")
+        } catch {
+            guard case let .failed(failure) = error else { throw error }
+            #expect(failure == .sent(.confirmValueFailed) || failure == .received(.confirmValueFailed))
+        }
+        let failure = try await side.bumble.next("pairing-failure")
+        #expect(failure["reason"] as? Int == Int(PairingFailureReason.confirmValueFailed.rawValue))
+        #expect(side.bond == nil)
+        #expect(await side.peer.securityLevel == .none)
+        await side.stop()
+    }
+
+    @Test(arguments: [false, true])
+    func legacyPairingJustWorksAndPasskey(passkey: Bool) async throws {
+        let options = ["--no-sc"] + (passkey ? ["--io", "display", "--passkey", "000042"] : [])
+        let side = try await CentralSide.start(bumble: options, io: passkey ? .keyboardOnly : .noInputNoOutput, mitm: passkey,
+                                               delegate: AutomaticPairingDelegate(passkey: 42))
+        let level = try await side.peer.pair()
+        #expect(level == (passkey ? .authenticated(keySize: 16) : .encrypted(keySize: 16)))
+        let paired = try await side.bumble.next("paired")
+        let bond = try #require(side.bond)
+        #expect(!bond.secureConnections && bond.authenticated == passkey)
+        // Each side distributed an LTK with its EDIV and Rand (Bumble's are zero, a quirk).
+        // swift-att as central encrypts later links with the one the peripheral
+        // distributed (Part H §2.4.2.3), which Bumble as responder files as
+        // "ltk_central"; the one swift-att distributed it files as "ltk_peripheral".
+        let bumbleDistributed = try #require(paired["ltk_central"] as? [String: Any])
+        let ourDistributed = try #require(paired["ltk_peripheral"] as? [String: Any])
+        #expect(bumbleDistributed["value"] as? String == bond.centralKey.map { Self.hex($0.key) })
+        #expect(ourDistributed["value"] as? String == bond.peripheralKey.map { Self.hex($0.key) })
+        #expect(ourDistributed["ediv"] as? Int == bond.peripheralKey.map { Int($0.ediv) })
+        #expect(paired["irk"] as? String == Self.hex(Self.ourIRK))
+        // No reconnection here: Bumble 0.0.236 as peripheral answers a legacy LTK request
+        // with "ltk_peripheral", the central's own key, where the spec has the central
+        // use the peripheral's; the swapped roles below reconnect instead.
+        await side.stop()
+    }
+
+    @Test func legacyBondWithBumbleAsCentralEncryptsTheNextConnection() async throws {
+        let side = try await PeripheralSide.start(bumble: ["--no-sc"], central: ["--pair"])
+        let paired = try await side.bumble.next("paired", timeout: .seconds(20))
+        try await side.events.log.first("swift-att's pairing") { if case .paired = $0 { return true }; return nil }
+        let bond = try #require(side.bond)
+        let ours = try #require(bond.peripheralKey)
+        // Bumble as initiator files the key it will encrypt with (ours) as "ltk_central".
+        let stored = try #require(paired["ltk_central"] as? [String: Any])
+        #expect(stored["value"] as? String == Self.hex(ours.key))
+        #expect(stored["ediv"] as? Int == Int(ours.ediv))
+        #expect(stored["rand"] as? String == Hex.encode(withUnsafeBytes(of: ours.rand.littleEndian, Array.init)))
+        #expect(ours.rand != 0)
+
+        // Once Bumble's central has finished discovery it takes commands.
+        _ = try await side.bumble.next("discovered")
+        side.bumble.send("disconnect")
+        _ = try await side.bumble.next("disconnected")
+        side.bumble.send("reconnect")
+        let encrypted = try await side.bumble.next("encrypted", timeout: .seconds(20))
+        #expect(encrypted["enabled"] as? Bool == true)
+        try await side.events.log.first("the second link encrypted with the bond") {
+            if case .levelChanged(_, .encrypted(keySize: 16)) = $0 { return true }
+            return nil
+        }
+        #expect(side.events.pairings == 1)
+        await side.stop()
+    }
+
+    // MARK: Bumble central, swift-att peripheral
+
+    /// A swift-att peripheral on controller 0; Bumble connects from controller 1 as
+    /// central with `bumble` options and `central` arguments.
+    struct PeripheralSide {
+        let bench: BumbleBench
+        let bumble: BumblePeer
+        let peripheral: Peripheral
+        let events: EventLog
+        /// The connection Bumble made.
+        let handle: UInt16
+
+        static func start(bumble options: [String], central arguments: [String] = [], io: IOCapability = .noInputNoOutput,
+                          mitm: Bool = false, delegate: (any PairingDelegate)? = AutomaticPairingDelegate()) async throws -> PeripheralSide {
+            let bench = try BumbleBench(controllers: 2)
+            let service = GATTService(uuid: BluetoothUUID(0xFEE0), characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0xFEE1), properties: [.read],
+                                   permissions: AttributePermissions(read: .encrypted), value: .fixed(Array("sealed".utf8))),
+            ])
+            let database = try GATTDatabase(services: [service], genericAccess: GATTGenericAccess(deviceName: "swift-att", appearance: 0))
+            let peripheral = try await Peripheral.start(transport: try TransportSpecification(parsing: bench.transports[0]), database: database)
+            await peripheral.controller.configureSecurity(security(io, mitm: mitm, address: peripheral.info.randomAddress),
+                                                          delegate: delegate)
+            let events = EventLog(peripheral.controller.securityEvents())
+            let connections = peripheral.events()
+            var builder = AdvertisingDataBuilder()
+            try builder.append(.flags(.leGeneralDiscoverableLEOnly))
+            try await peripheral.startAdvertising(data: builder.advertisingData.encoded(), interval: .milliseconds(20))
+            let bumble = try BumblePeer(bench: bench, controller: 1, address: bumbleAddress,
+                                        arguments: ["--irk", bumbleIRK] + options
+                                            + ["central", "--target", peripheral.info.randomAddress.description] + arguments)
+            _ = try await bumble.next("connected", timeout: .seconds(20))
+            let handle = try await first(connections) { event -> UInt16? in
+                if case let .connected(handle, _) = event { return handle }
+                return nil
+            }
+            return PeripheralSide(bench: bench, bumble: bumble, peripheral: peripheral, events: events, handle: try #require(handle))
+        }
+
+        var bond: Bond? { peripheral.controller.bonds.bond(for: BluetoothAddress(bumbleAddress, kind: .random)!) }
+
+        func stop() async {
+            bumble.stop()
+            await peripheral.close()
+            bench.stop()
+        }
+    }
+
+    @Test func bumbleCentralPairsWithSwiftATTAndReadsTheEncryptedValue() async throws {
+        let side = try await PeripheralSide.start(bumble: [], central: ["--pair", "--read", "FEE1"])
+        let paired = try await side.bumble.next("paired", timeout: .seconds(20))
+        let read = try await side.bumble.next("read")
+        #expect(read["value"] as? String == Hex.encode(Array("sealed".utf8)))
+        try await side.events.log.first("swift-att's pairing") { if case .paired = $0 { return true }; return nil }
+        let bond = try #require(side.bond)
+        #expect((paired["ltk"] as? [String: Any])?["value"] as? String == bond.peripheralKey.map { Self.hex($0.key) })
+        #expect(paired["irk"] as? String == Self.hex(Self.ourIRK))
+        #expect(paired["peer"] as? String == side.peripheral.info.randomAddress.description)
+        #expect(bond.peerIdentityResolvingKey.map(Self.hex) == Self.bumbleIRK)
+        #expect(bond.secureConnections && bond.keySize == 16)
+        await side.stop()
+    }
+
+    @Test func bumbleCentralTypesThePasskeySwiftATTShows() async throws {
+        let typist = Typist()
+        let side = try await PeripheralSide.start(bumble: ["--io", "keyboard", "--mitm"], central: ["--pair"], io: .displayOnly,
+                                                  mitm: true, delegate: typist)
+        typist.bumble.withLock { $0 = side.bumble.stdin.fileHandleForWriting }
+        _ = try await side.bumble.next("passkey-requested", timeout: .seconds(20))
+        let paired = try await side.bumble.next("paired", timeout: .seconds(20))
+        #expect((paired["ltk"] as? [String: Any])?["authenticated"] as? Bool == true)
+        try await side.events.log.first("swift-att's pairing") { if case .paired = $0 { return true }; return nil }
+        #expect(side.bond?.authenticated == true)
+        await side.stop()
+    }
+
+    @Test func aSecurityRequestMakesBumblePair() async throws {
+        let side = try await PeripheralSide.start(bumble: [])
+        #expect(try await side.peripheral.secure(side.handle) == .encrypted(keySize: 16))
+        _ = try await side.bumble.next("paired", timeout: .seconds(20))
+        #expect(side.bond != nil)
+        await side.stop()
+    }
+
+    // MARK: Users
+
+    /// Numeric Comparison: records the number and says yes.
+    final class Numbers: PairingDelegate, Sendable {
+        let seen = Mutex<[UInt32]>([])
+        func acceptPairing(from peer: BluetoothAddress, features: PairingFeatures) async -> Bool { true }
+        func confirmNumber(_ number: UInt32, for peer: BluetoothAddress) async -> Bool {
+            seen.withLock { $0.append(number) }
+            return true
+        }
+        func displayPasskey(_ passkey: UInt32, for peer: BluetoothAddress) async {}
+        func enterPasskey(for peer: BluetoothAddress) async -> UInt32? { nil }
+    }
+
+    /// Passkey Entry with swift-att displaying: the user types what it shows into Bumble.
+    final class Typist: PairingDelegate, Sendable {
+        /// Bumble's standard input, where the user's typing goes.
+        let bumble = Mutex<FileHandle?>(nil)
+        let shown = Mutex<[UInt32]>([])
+        func acceptPairing(from peer: BluetoothAddress, features: PairingFeatures) async -> Bool { true }
+        func confirmNumber(_ number: UInt32, for peer: BluetoothAddress) async -> Bool { true }
+        func displayPasskey(_ passkey: UInt32, for peer: BluetoothAddress) async {
+            shown.withLock { $0.append(passkey) }
+            try? await eventually("the Bumble peer started") { bumble.withLock { $0 } != nil }
+            bumble.withLock { $0 }?.write(Data("passkey \(passkey)\n".utf8))
+        }
+        func enterPasskey(for peer: BluetoothAddress) async -> UInt32? { nil }
+    }
+}
