@@ -31,13 +31,19 @@ public struct PairingConfiguration: Sendable, Hashable {
     public var confirmsIncomingPairing: Bool
     /// Out-of-band data: ours (which the peer learnt another way) and the peer's.
     public var outOfBand: OutOfBandData?
+    /// The passkey this device shows in Passkey Entry instead of drawing one: a headless
+    /// device with its PIN printed on a label, or a test. Weaker than a fresh passkey per
+    /// pairing (Part H §2.3.5.3 draws one at random); `nil` (or a number above 999999,
+    /// which no user could type) draws one each time.
+    public var fixedPasskey: UInt32?
 
     public init(ioCapability: IOCapability = .noInputNoOutput, bonding: Bool = true,
                 requiresMITM: Bool = false, secureConnections: SecureConnectionsMode = .preferred,
                 maximumKeySize: UInt8 = 16, minimumKeySize: UInt8 = 7, identity: LocalIdentity? = nil,
                 signatureKey: UInt128? = nil,
                 requestedKeys: KeyDistribution = [.encryptionKey, .identityKey, .signingKey],
-                confirmsIncomingPairing: Bool = false, outOfBand: OutOfBandData? = nil) {
+                confirmsIncomingPairing: Bool = false, outOfBand: OutOfBandData? = nil,
+                fixedPasskey: UInt32? = nil) {
         self.ioCapability = ioCapability
         self.bonding = bonding
         self.requiresMITM = requiresMITM
@@ -49,6 +55,7 @@ public struct PairingConfiguration: Sendable, Hashable {
         self.requestedKeys = requestedKeys
         self.confirmsIncomingPairing = confirmsIncomingPairing
         self.outOfBand = outOfBand
+        self.fixedPasskey = fixedPasskey
     }
 
     /// The keys this device can give: an LTK always (legacy pairing generates one), the

@@ -125,7 +125,7 @@ extension PairingSession {
             awaitingPasskey = true
             out.append(.requestPasskey)
         } else {
-            let passkey = Self.randomPasskey()
+            let passkey = configuration.fixedPasskey.flatMap { $0 <= 999_999 ? $0 : nil } ?? Self.randomPasskey()
             out.append(.displayPasskey(passkey))
             passkeyKnown(passkey, now: now, into: &out)
         }

@@ -9,7 +9,7 @@ import SwiftATTTransport
 /// discovers what it needs.
 enum CentralCommand {
     enum Action: String, CaseIterable, Sendable {
-        case scan, discover, read, write, subscribe, shell
+        case scan, discover, read, write, subscribe, pair, shell
         case heartRate = "heart-rate", hc08, light, transfer
     }
 
@@ -38,17 +38,17 @@ enum CentralCommand {
         var text = false
         /// hc08: lines to send, as if typed.
         var send: [String] = []
-        /// A request refused for want of encryption or authentication pairs (or encrypts
-        /// with the bond) and is retried once; `--no-pair` reports the refusal instead.
-        var pairs = true
+        /// How to pair: `--io`, `--passkey`, `--yes`, `--no-pair`.
+        var pairing = PairingOptions()
     }
 
-    static let actionList = "scan, discover, read, write, subscribe, shell, heart-rate, hc08, light or transfer"
+    static let actionList = "scan, discover, read, write, subscribe, pair, shell, heart-rate, hc08, light or transfer"
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
-            arguments, flags: ["--json", "--duplicates", "--passive", "--without-response", "--text", "--no-pair"],
-            options: ["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send"],
+            arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--text"] + PairingOptions.flagNames),
+            options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send"]
+                         + PairingOptions.optionNames),
             command: "central")
         if args.wantsHelp {
             Output.print(Usage.central)
@@ -70,7 +70,7 @@ enum CentralCommand {
         options.passive = args.has("--passive")
         options.withoutResponse = args.has("--without-response")
         options.text = args.has("--text")
-        options.pairs = !args.has("--no-pair")
+        options.pairing = try PairingOptions(args, command: "central")
         options.name = args.option("--name")
         if let list = args.option("--service") {
             for item in list.split(separator: ",") {
@@ -97,6 +97,9 @@ enum CentralCommand {
         case .scan:
             if let extra = rest.first { throw .usage("central scan: unexpected argument '\(extra)' (filter with --service, --name, --rssi)") }
             if action == .scan, args.option("--timeout") == nil { options.scanTimeout = options.duration ?? .seconds(10) }
+        case .pair:
+            guard rest.count == 1 else { throw .usage("central pair: give one device: <address|name>") }
+            options.target = rest[0]
         case .discover, .shell, .heartRate, .hc08, .transfer:
             options.target = rest.first
             if rest.count > 1 { throw .usage("central \(action.rawValue): unexpected argument '\(rest[1])'") }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SwiftATTAdvertising
 import SwiftATTJSON
 import SwiftATTCore
@@ -17,14 +20,21 @@ enum CentralSession {
 
     static func run(_ options: CentralCommand.Options) async throws(CommandError) -> Int32 {
         let report = EventReport(json: options.json, names: names)
-        let inputs = CentralInputs.start(readingLines: options.action == .shell || options.action == .hc08)
+        // Pairing questions are asked on the terminal unless something else reads it.
+        let readsLines = options.action == .shell || options.action == .hc08
+        let asksOnTerminal = !readsLines && isatty(STDIN_FILENO) == 1
+        let inputs = CentralInputs.start(readingLines: readsLines || asksOnTerminal)
         let central: Central
         do {
             central = try await Central.start(transport: options.transport, capturePath: options.capture)
         } catch {
             throw .failure(error.description)
         }
-        await central.controller.configureSecurity(SecurityConfiguration(pairsOnSecurityError: options.pairs))
+        let delegate = TerminalPairingDelegate(options: options.pairing, terminal: asksOnTerminal ? inputs : nil,
+                                               json: options.json)
+        await central.controller.configureSecurity(options.pairing.securityConfiguration, delegate: delegate)
+        let securityReport = CentralSecurityReport.start(central: central, report: report,
+                                                         resultOnStandardOutput: options.action == .pair)
         let result: Result<Int32, CommandError>
         do throws(CommandError) {
             result = .success(try await perform(options, central: central, report: report, inputs: inputs))
@@ -32,6 +42,8 @@ enum CentralSession {
             result = .failure(error)
         }
         await central.close()
+        // Closing ends the security events: what happened up to the end is printed.
+        await securityReport.value
         return try result.get()
     }
 
@@ -54,6 +66,7 @@ enum CentralSession {
         case .read: return try await actions.read()
         case .write: return try await actions.write()
         case .subscribe: return try await actions.subscribe()
+        case .pair: return try await actions.pair()
         case .heartRate: return try await CentralSeedFlows(actions: actions).heartRate()
         case .hc08: return try await CentralSeedFlows(actions: actions).serialModule()
         case .light: return try await CentralSeedFlows(actions: actions).light()

@@ -54,6 +54,8 @@ enum PeripheralCommand {
         var databaseFile: (path: String, text: String)?
         /// Whether --name was given (a database file's own name yields to it).
         var nameGiven = false
+        /// How centrals pair with it: `--io`, `--passkey`, `--yes`.
+        var pairing = PairingOptions()
     }
 
     struct BatteryOptions: Sendable {
@@ -71,9 +73,9 @@ enum PeripheralCommand {
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
-            arguments, flags: ["--json", "--uint16", "--battery", "--device-information"],
+            arguments, flags: ["--json", "--uint16", "--battery", "--device-information", "--yes"],
             options: Set(["--transport", "--name", "--btsnoop", "--duration", "--text", "--file", "--interval", "--database"]
-                         + batteryOptions + deviceInformationOptions),
+                         + batteryOptions + deviceInformationOptions + PairingOptions.optionNames),
             command: "peripheral")
         if args.wantsHelp {
             Output.print(Usage.peripheral)
@@ -126,6 +128,7 @@ enum PeripheralCommand {
             profile: profile, transport: try ControllerSession.specification(args), name: name,
             capture: args.option("--btsnoop"), json: args.has("--json"))
         options.nameGiven = args.option("--name") != nil
+        options.pairing = try PairingOptions(args, command: "peripheral")
         if servesBattery { options.battery = try batteryOptions(args) }
         if servesInformation { options.deviceInformation = try deviceInformation(args) }
         if let path = args.option("--database") {

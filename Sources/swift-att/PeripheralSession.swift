@@ -20,6 +20,8 @@ final class PeripheralSession {
         case started(Peripheral)
         case startFailed(ControllerError)
         case event(PeripheralEvent)
+        /// A link's security changed (pairing, encryption).
+        case security(SecurityEvent)
         /// The peripheral's event stream finished: the controller is gone.
         case eventsEnded
         case watched(WatchedInput)
@@ -124,6 +126,8 @@ final class PeripheralSession {
             throw .failure(error.description)
         case let .event(event):
             return try await handle(event)
+        case let .security(event):
+            report.emit(SecurityEventText.text(event), SecurityEventText.json(event))
         case .eventsEnded:
             return try await controllerEnded()
         case let .watched(.signal(signo)):
@@ -162,6 +166,13 @@ final class PeripheralSession {
         tasks.append(Task {
             for await event in events { inputs.yield(.event(event)) }
             inputs.yield(.eventsEnded)
+        })
+        // Centrals pair as --io says; the user's part is answered from --passkey and --yes.
+        let delegate = TerminalPairingDelegate(options: options.pairing, terminal: nil, json: options.json)
+        await peripheral.controller.configureSecurity(options.pairing.securityConfiguration, delegate: delegate)
+        let securityEvents = peripheral.controller.securityEvents()
+        tasks.append(Task {
+            for await event in securityEvents { inputs.yield(.security(event)) }
         })
         try await advertise(peripheral)
         let address = peripheral.info.randomAddress.description

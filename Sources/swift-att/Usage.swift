@@ -179,6 +179,11 @@ enum Usage {
           --system-id <hex>   device-information: the 8 octets of System ID as sent.
           --pnp-id <id>       device-information: SOURCE:VENDOR:PRODUCT:VERSION, as in
                               usb:1d6b:0246:0100 or bluetooth:ffff:0001:0100.
+          --io <cap>          What a central pairing with it may use: none (default: Just
+                              Works), display, display-yesno, keyboard, keyboard-display.
+          --passkey <nnnnnn>  Passkey Entry: the passkey shown (display) or typed (keyboard);
+                              without it a displayed passkey is drawn at random and printed.
+          --yes               Numeric Comparison: accept the number (printed) without asking.
           -h, --help          Show this help.
 
         EXAMPLES:
@@ -187,6 +192,7 @@ enum Usage {
           tail -f arduino.log | swift-att peripheral hc08 --transport serial:/dev/ttyACM0@1000000
           swift-att peripheral battery --level 80 --drain 1000
           swift-att peripheral --database Fixtures/gatt/sensor.json
+          swift-att peripheral --database Fixtures/gatt/sensor.json --io display --passkey 123456
 
         Exits 0 when stopped, 1 if --file or --database cannot be read or the database file
         is not valid (its path and the JSON path at fault are named), 2 on a usage error, 3
@@ -217,14 +223,16 @@ enum Usage {
                swift-att central read <device> <characteristic>
                swift-att central write <device> <characteristic> <hex> [--text] [--without-response]
                swift-att central subscribe <device> <characteristic> [--count N] [--duration SECONDS]
+               swift-att central pair <device> [--io CAP] [--passkey NNNNNN] [--yes]
                swift-att central shell [<device>]
                swift-att central heart-rate|hc08|transfer [<device>]
                swift-att central light [<device>] <light>=on|off …
 
         The central role, as LightBlue or nRF Connect offer it. Every action but 'scan' scans
-        for the device, connects, exchanges ATT_MTU and discovers the database first. A value
-        the device protects (Insufficient Encryption or Authentication) makes the central pair
-        (LE Secure Connections where the device has it, Just Works) and try once more.
+        for the device, connects and exchanges ATT_MTU; those that use the database discover it
+        first. A value the device protects (Insufficient Encryption or Authentication) makes the
+        central encrypt with its bond, or pair (LE Secure Connections where the device has it,
+        as --io allows: Just Works by default), and try once more.
 
         <device>          An address (C0:B0:00:00:00:0A), or part of the advertised name
                           (case-insensitive). Without one, heart-rate, hc08, light and transfer
@@ -242,6 +250,8 @@ enum Usage {
                        Prepare/Execute Write), or --without-response with a Write Command.
           subscribe    Prints notifications or indications as they arrive, decoded for known
                        characteristics (Heart Rate Measurement, Battery Level…).
+          pair         Pairs now (again, if bonded) and prints how: LE Secure Connections or
+                       legacy, the association model, authenticated or not, the key size.
           shell        Interactive: type 'help' for its commands.
           heart-rate   A heart-rate monitor (service 180D): resets its energy expended
                        (writes 01 to the Control Point 2A39) and reads the Body Sensor
@@ -273,6 +283,12 @@ enum Usage {
                             write: with a Write Command (no response) instead of a Write Request.
           --send TEXT       hc08: a line to send first, as if typed on standard input.
           --no-pair         Report a device's refusal for want of security instead of pairing.
+          --io CAP          What this side can do when pairing: none (default: Just Works),
+                            display, display-yesno, keyboard, keyboard-display.
+          --passkey NNNNNN  Passkey Entry: the passkey the device shows (typed for you), or the
+                            one to show. Without it, asked on the terminal ("Passkey:").
+          --yes             Numeric Comparison: accept the number without asking. Without it,
+                            asked on the terminal ("Does the device show 123456? [y/N]").
           --json            One JSON object per line instead of text.
           --btsnoop FILE    Record every HCI packet to FILE (Wireshark, 'swift-att dump').
           -h, --help        Show this help.

@@ -41,7 +41,7 @@ import TestSupport
 
         deinit { task.cancel() }
 
-        var pairings: Int { log.elements.filter { if case .paired = $0 { return true }; return false }.count }
+        var pairings: Int { log.elements.filter { if case .paired = $0.change { return true }; return false }.count }
     }
 
     /// swift-att's identity: its static random address on this run and `ourIRK`.
@@ -211,7 +211,7 @@ import TestSupport
     @Test func legacyBondWithBumbleAsCentralEncryptsTheNextConnection() async throws {
         let side = try await PeripheralSide.start(bumble: ["--no-sc"], central: ["--pair"])
         let paired = try await side.bumble.next("paired", timeout: .seconds(20))
-        try await side.events.log.first("swift-att's pairing") { if case .paired = $0 { return true }; return nil }
+        try await side.events.log.first("swift-att's pairing") { if case .paired = $0.change { return true }; return nil }
         let bond = try #require(side.bond)
         let ours = try #require(bond.peripheralKey)
         // Bumble as initiator files the key it will encrypt with (ours) as "ltk_central".
@@ -229,7 +229,7 @@ import TestSupport
         let encrypted = try await side.bumble.next("encrypted", timeout: .seconds(20))
         #expect(encrypted["enabled"] as? Bool == true)
         try await side.events.log.first("the second link encrypted with the bond") {
-            if case .levelChanged(_, .encrypted(keySize: 16)) = $0 { return true }
+            if case .levelChanged(.encrypted(keySize: 16)) = $0.change { return true }
             return nil
         }
         #expect(side.events.pairings == 1)
@@ -289,7 +289,7 @@ import TestSupport
         let paired = try await side.bumble.next("paired", timeout: .seconds(20))
         let read = try await side.bumble.next("read")
         #expect(read["value"] as? String == Hex.encode(Array("sealed".utf8)))
-        try await side.events.log.first("swift-att's pairing") { if case .paired = $0 { return true }; return nil }
+        try await side.events.log.first("swift-att's pairing") { if case .paired = $0.change { return true }; return nil }
         let bond = try #require(side.bond)
         #expect((paired["ltk"] as? [String: Any])?["value"] as? String == bond.peripheralKey.map { Self.hex($0.key) })
         #expect(paired["irk"] as? String == Self.hex(Self.ourIRK))
@@ -307,7 +307,7 @@ import TestSupport
         _ = try await side.bumble.next("passkey-requested", timeout: .seconds(20))
         let paired = try await side.bumble.next("paired", timeout: .seconds(20))
         #expect((paired["ltk"] as? [String: Any])?["authenticated"] as? Bool == true)
-        try await side.events.log.first("swift-att's pairing") { if case .paired = $0 { return true }; return nil }
+        try await side.events.log.first("swift-att's pairing") { if case .paired = $0.change { return true }; return nil }
         #expect(side.bond?.authenticated == true)
         await side.stop()
     }

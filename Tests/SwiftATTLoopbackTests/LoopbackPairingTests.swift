@@ -101,11 +101,11 @@ import TestSupport
         deinit { task.cancel() }
 
         var pairings: [PairingResult] {
-            log.elements.compactMap { if case let .paired(_, result, _) = $0 { return result }; return nil }
+            log.elements.compactMap { if case let .paired(result, _) = $0.change { return result }; return nil }
         }
 
         var failures: [PairingFailure] {
-            log.elements.compactMap { if case let .pairingFailed(_, failure) = $0 { return failure }; return nil }
+            log.elements.compactMap { if case let .pairingFailed(failure) = $0.change { return failure }; return nil }
         }
 
         /// Waits (bounded) until an event satisfies `predicate`.
@@ -227,7 +227,7 @@ import TestSupport
             guard case let .failed(failure) = error else { throw error }
             #expect([.sent(.confirmValueFailed), .received(.confirmValueFailed)].contains(failure))
         }
-        try await pair.peripheralEvents.wait(for: "the peripheral's failure") { if case .pairingFailed = $0 { return true }; return false }
+        try await pair.peripheralEvents.wait(for: "the peripheral's failure") { if case .pairingFailed = $0.change { return true }; return false }
         let both = pair.centralEvents.failures + pair.peripheralEvents.failures
         #expect(Set(both) == [.sent(.confirmValueFailed), .received(.confirmValueFailed)])
         #expect(pair.bonds().central == nil && pair.bonds().peripheral == nil)
@@ -258,7 +258,7 @@ import TestSupport
         // The central encrypts with the bond as soon as it connects.
         let handle = peer.handle
         try await pair.centralEvents.wait(for: "encryption on the new link") {
-            if case .levelChanged(handle, .encrypted(keySize: 16)) = $0 { return true }
+            if $0.handle == handle, case .levelChanged(.encrypted(keySize: 16)) = $0.change { return true }
             return false
         }
         let value = try await pair.characteristic(Self.encryptedUUID, of: peer)
@@ -282,7 +282,7 @@ import TestSupport
         let handle = peer.handle
         // The bond's key is refused (negative reply: PIN or Key Missing).
         try await pair.centralEvents.wait(for: "the bond refused") {
-            if case .encryptionFailed(handle, HCIStatus.pinOrKeyMissing.rawValue) = $0 { return true }
+            if $0.handle == handle, case .encryptionFailed(HCIStatus.pinOrKeyMissing.rawValue) = $0.change { return true }
             return false
         }
         // The next read that needs encryption pairs afresh, and the new bond replaces the old.
@@ -300,7 +300,7 @@ import TestSupport
         let peer = try await pair.connect()
         let handle = peer.handle
         try await pair.peripheralEvents.wait(for: "pairing the central started") {
-            if case .paired(handle, _, _) = $0 { return true }
+            if $0.handle == handle, case .paired = $0.change { return true }
             return false
         }
         try await eventually("the central's level") { await peer.securityLevel == .encrypted(keySize: 16) }

@@ -2,17 +2,33 @@ import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTSecurity
 
-/// What happened to a link's security, for `Controller.securityEvents()`.
-public enum SecurityEvent: Sendable, Hashable {
-    /// The link is encrypted now, or its key changed (connection handle, new level).
-    case levelChanged(UInt16, GATTSecurityLevel)
-    /// Pairing finished on a link; `bond` is what was stored (nil without bonding).
-    case paired(UInt16, PairingResult, bond: Bond?)
-    /// Pairing on a link failed.
-    case pairingFailed(UInt16, PairingFailure)
-    /// Encrypting with a stored bond failed (the peer lost its key, typically); the bond
-    /// is kept, and pairing again replaces it.
-    case encryptionFailed(UInt16, HCIStatusCode)
+/// What happened to a link's security, for `Controller.securityEvents()`: which link,
+/// which peer, and the change.
+public struct SecurityEvent: Sendable, Hashable {
+    /// The connection handle.
+    public var handle: UInt16
+    /// The peer's address on this link (the bond's identity address once pairing has
+    /// told it, for `.paired`).
+    public var peer: BluetoothAddress
+    public var change: Change
+
+    public enum Change: Sendable, Hashable {
+        /// The link is encrypted now, or its key changed: the new level.
+        case levelChanged(GATTSecurityLevel)
+        /// Pairing finished; `bond` is what was stored (nil without bonding).
+        case paired(PairingResult, bond: Bond?)
+        /// Pairing failed.
+        case pairingFailed(PairingFailure)
+        /// Encrypting with a stored bond failed (the peer lost its key, typically); the
+        /// bond is kept, and pairing again replaces it.
+        case encryptionFailed(HCIStatusCode)
+    }
+
+    public init(handle: UInt16, peer: BluetoothAddress, change: Change) {
+        self.handle = handle
+        self.peer = peer
+        self.change = change
+    }
 }
 
 /// An HCI status code as a number, so that this module's public events do not make

@@ -108,7 +108,7 @@ final class SecurityManager {
         if var session = link.session {
             let actions = session.disconnected()
             link.session = session
-            for case let .failed(failure) in actions { listeners.yield(.pairingFailed(handle, failure)) }
+            for case let .failed(failure) in actions { listeners.yield(SecurityEvent(handle: handle, peer: link.peer, change: .pairingFailed(failure))) }
         }
         finish(link, .failure(.disconnected))
         updateDeadline()
@@ -230,7 +230,7 @@ final class SecurityManager {
             if level != link.level {
                 link.level = level
                 changed = level
-                listeners.yield(.levelChanged(handle, level))
+                listeners.yield(SecurityEvent(handle: handle, peer: link.peer, change: .levelChanged(level)))
             }
         }
         link.pendingLevel = nil
@@ -244,7 +244,7 @@ final class SecurityManager {
             if status.isSuccess && enabled {
                 finish(link, .success(link.level))
             } else {
-                listeners.yield(.encryptionFailed(handle, status.rawValue))
+                listeners.yield(SecurityEvent(handle: handle, peer: link.peer, change: .encryptionFailed(status.rawValue)))
                 // The peer lost the key: whoever waits gets a fresh pairing.
                 if !link.waiters.isEmpty && status == .pinOrKeyMissing {
                     startPairing(link)
@@ -258,7 +258,7 @@ final class SecurityManager {
             if status.isSuccess && enabled {
                 finish(link, .success(link.level))
             } else {
-                listeners.yield(.encryptionFailed(handle, status.rawValue))
+                listeners.yield(SecurityEvent(handle: handle, peer: link.peer, change: .encryptionFailed(status.rawValue)))
                 finish(link, .failure(.encryptionFailed(status: status.rawValue)))
             }
         }
@@ -286,7 +286,7 @@ final class SecurityManager {
             if let requested = link.securityRequestDeadline, requested <= now, !link.isPairing {
                 // The central never answered the Security Request.
                 link.securityRequestDeadline = nil
-                listeners.yield(.pairingFailed(link.handle, .timedOut))
+                listeners.yield(SecurityEvent(handle: link.handle, peer: link.peer, change: .pairingFailed(.timedOut)))
                 finish(link, .failure(.failed(.timedOut)))
             }
             guard var session = link.session else { continue }
@@ -396,11 +396,11 @@ final class SecurityManager {
                     bond = made
                 }
                 throttle.recordSuccess(peer: peer)
-                listeners.yield(.paired(handle, result, bond: bond))
+                listeners.yield(SecurityEvent(handle: handle, peer: bond?.peer ?? peer, change: .paired(result, bond: bond)))
                 finish(link, .success(link.level))
             case let .failed(failure):
                 throttle.record(failure, peer: peer, now: now)
-                listeners.yield(.pairingFailed(handle, failure))
+                listeners.yield(SecurityEvent(handle: handle, peer: peer, change: .pairingFailed(failure)))
                 finish(link, .failure(.failed(failure)))
             }
         }
