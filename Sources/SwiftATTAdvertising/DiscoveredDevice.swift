@@ -11,6 +11,10 @@ import SwiftATTCore
 public struct DiscoveredDevice: Hashable, Sendable, CustomStringConvertible {
     /// The advertiser's address; public and random addresses are different devices.
     public let address: BluetoothAddress
+    /// The device's identity address, when `address` is a resolvable private address
+    /// that the IRK of a bonded device resolves (Core 5.4 Vol 6 Part B §1.3.2.3): the
+    /// same device under any of its rotating addresses. Set by the scanner, not here.
+    public var identity: BluetoothAddress?
     /// The latest advertising payload, as far as it decoded.
     public internal(set) var advertisement: AdvertisingData?
     /// The latest scan response payload, as far as it decoded.
@@ -44,6 +48,7 @@ public struct DiscoveredDevice: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let merged = data
         let name = merged.localName.map { " \"\($0.name)\"" } ?? ""
-        return "\(address) \(rssi) dBm\(name) (\(merged.count) items)"
+        let resolved = identity.map { " (identity \($0))" } ?? ""
+        return "\(address)\(resolved) \(rssi) dBm\(name) (\(merged.count) items)"
     }
 }

@@ -63,7 +63,9 @@ struct CentralConnector {
         let found: DiscoveredDevice?
         do {
             found = try await central.firstDevice(filter, active: !options.passive, within: timeout) { device in
-                wantedAddress.map { $0.value == device.address.value } ?? true
+                // A bonded device may advertise under a resolvable private address: its
+                // identity address finds it too.
+                wantedAddress.map { $0.value == device.address.value || $0 == device.identity } ?? true
             }
         } catch {
             throw .failure("scanning: \(error)")

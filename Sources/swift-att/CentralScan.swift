@@ -59,6 +59,7 @@ enum CentralScan {
         return pad(device.address.description, 18) + pad(kind(device.address), 8) + pad("\(device.rssi)", 6)
             + pad(data.localName.map { EventReport.quoted($0.name) } ?? "-", 22)
             + pad(services.isEmpty ? "-" : services, 34) + (manufacturer.isEmpty ? "-" : manufacturer)
+            + (device.identity.map { "  (bonded: identity \($0))" } ?? "")
     }
 
     static func kind(_ address: BluetoothAddress) -> String {
@@ -82,6 +83,7 @@ enum CentralScan {
             })),
         ]
         if let power = data.txPowerLevel { members.append(JSONMember("txPower", .integer(Int(power)))) }
+        if let identity = device.identity { members.append(JSONMember("identity", .string(identity.description))) }
         members.append(JSONMember("reports", .integer(device.reportCount)))
         return .object(members)
     }

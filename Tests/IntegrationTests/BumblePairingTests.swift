@@ -236,6 +236,59 @@ import TestSupport
         await side.stop()
     }
 
+    @Test func aBondedPeerOnAResolvablePrivateAddressIsKnownByItsIdentity() async throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let bumble = try BumblePeer(bench: bench, controller: 0, address: Self.bumbleAddress,
+                                    arguments: ["--irk", Self.bumbleIRK, "--privacy",
+                                                "advertise", "--name", "bumble-rpa", "--service", "FEE0", "--readvertise"])
+        defer { bumble.stop() }
+        let ready = try await bumble.next("ready")
+        let first = try #require(BluetoothAddress(ready["address"] as? String ?? "", kind: .random))
+        let identity = try #require(BluetoothAddress(Self.bumbleAddress, kind: .random))
+        #expect(first.randomSubtype == .resolvablePrivate && ready["identity"] as? String == Self.bumbleAddress)
+
+        let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
+        await central.controller.configureSecurity(Self.security(.noInputNoOutput, address: central.info.randomAddress),
+                                                   delegate: AutomaticPairingDelegate())
+        let events = EventLog(central.controller.securityEvents())
+        let filter = ScanFilter(services: [BluetoothUUID(0xFEE0)])
+        // Before pairing the address is just an address.
+        let unknown = try #require(try await central.firstDevice(filter, within: .seconds(10)))
+        #expect(unknown.address == first && unknown.identity == nil)
+        var peer = try await central.connect(first)
+        try await peer.pair()
+        _ = try await bumble.next("paired")
+        // The bond is filed under the identity Bumble distributed, with its IRK.
+        let bond = try #require(central.controller.bonds.bond(for: identity))
+        #expect(bond.peer == identity && bond.peerIdentityResolvingKey.map(Self.hex) == Self.bumbleIRK)
+        #expect(await peer.identityAddress == identity)
+        try await events.log.first("the pairing named by the identity") {
+            if case .paired = $0.change, $0.peer == identity { return true }
+            return nil
+        }
+
+        // Bumble takes a new address, as a phone does every 15 minutes.
+        try await peer.disconnect()
+        _ = try await bumble.next("disconnected")
+        bumble.send("new-rpa")
+        let second = try #require(BluetoothAddress(try await bumble.next("rpa")["address"] as? String ?? "", kind: .random))
+        #expect(second != first && second.randomSubtype == .resolvablePrivate)
+        let known = try #require(try await central.firstDevice(filter, within: .seconds(10)) { $0.address == second })
+        #expect(known.identity == identity)
+        // Connecting to the new address finds the bond: encrypted at once, no pairing.
+        let before = events.log.count
+        peer = try await central.connect(second)
+        let handle = peer.handle
+        try await events.log.first("the new link encrypted, named by the identity", from: before) {
+            if $0.handle == handle, $0.peer == identity, case .levelChanged(.encrypted(keySize: 16)) = $0.change { return true }
+            return nil
+        }
+        #expect(await peer.identityAddress == identity)
+        #expect(events.pairings == 1)
+        await central.close()
+    }
+
     // MARK: Bumble central, swift-att peripheral
 
     /// A swift-att peripheral on controller 0; Bumble connects from controller 1 as

@@ -22,7 +22,7 @@ on the link, with the reason) and "pairing-failed" (a "pair" command's error); "
 when a link's encryption changes. Commands: "pair" (as central: Pairing Request; as
 peripheral: Bumble's pair(), which sends a Pairing Request too), "security-request" (as
 peripheral), "reconnect" (as central: connects to --target again and encrypts with the
-stored key).
+stored key), "new-rpa" (as peripheral with --privacy: a fresh resolvable private address).
 """
 import argparse
 import asyncio
@@ -119,6 +119,17 @@ def watch_security(connection):
         event='encrypted', enabled=bool(connection.encryption), key_size=connection.encryption_key_size))
 
 
+async def use_new_rpa(device):
+    """Takes a fresh resolvable private address from the device's IRK (what a phone does
+    every 15 minutes). Set with LE Set Random Address directly: Bumble's own update_rpa
+    sends the address it is replacing."""
+    from bumble.hci import HCI_LE_Set_Random_Address_Command
+    rpa = Address.generate_private_address(device.irk)
+    await device.send_sync_command(HCI_LE_Set_Random_Address_Command(random_address=rpa))
+    device.random_address = rpa
+    return str(rpa).split('/')[0]
+
+
 async def pair_on(connection):
     try:
         await connection.pair()
@@ -176,8 +187,11 @@ async def advertise(device, args):
         emit(event='connected', peer=str(connection.peer_address).split('/')[0], role='peripheral')
 
     device.on('connection', on_connection)
+    if args.privacy:
+        await use_new_rpa(device)
     await device.start_advertising(advertising_data=data, advertising_interval_min=20, advertising_interval_max=20)
-    emit(event='ready', address=str(device.random_address).split('/')[0], data=data.hex())
+    emit(event='ready', address=str(device.random_address).split('/')[0], data=data.hex(),
+         identity=str(device.static_address).split('/')[0])
 
     async def disconnect():
         for connection in connections:
@@ -201,8 +215,16 @@ async def advertise(device, args):
         for connection in connections:
             connection.request_pairing()
 
+    async def new_rpa():
+        # A new resolvable private address, advertised from now on.
+        if device.is_advertising:
+            await device.stop_advertising()
+        address = await use_new_rpa(device)
+        await device.start_advertising(advertising_data=data, advertising_interval_min=20, advertising_interval_max=20)
+        emit(event='rpa', address=address)
+
     await commands({'disconnect': disconnect, 'update-parameters': update_parameters, 'pair': pair,
-                    'security-request': security_request})
+                    'security-request': security_request, 'new-rpa': new_rpa})
 
 
 async def scan(device, args):
@@ -367,6 +389,8 @@ async def main():
     parser.add_argument('--irk', help='the IRK distributed with the identity (32 hex digits)')
     parser.add_argument('--passkey', type=int, help='the passkey shown, or typed when asked')
     parser.add_argument('--reject-numbers', action='store_true', help='Numeric Comparison: say no')
+    parser.add_argument('--privacy', action='store_true',
+                        help='advertise from a resolvable private address made from --irk ("new-rpa" takes another)')
     sub = parser.add_subparsers(dest='role', required=True)
     a = sub.add_parser('advertise')
     a.add_argument('--name', required=True)

@@ -57,7 +57,8 @@ public final class Central: Sendable {
     /// Scans until the consumer stops iterating (then scanning stops). Reports and scan
     /// responses are merged per address; each matching device is delivered once, or at
     /// every report with `allowDuplicates` (CoreBluetooth's AllowDuplicates). Legacy or
-    /// extended scanning as the controller supports.
+    /// extended scanning as the controller supports. A bonded device advertising under
+    /// a resolvable private address comes with its `identity`, resolved with its IRK.
     public func scan(_ filter: ScanFilter = ScanFilter(), active: Bool = true, allowDuplicates: Bool = false,
                      interval: UInt16 = 0x60, window: UInt16 = 0x30) -> AsyncThrowingStream<DiscoveredDevice, any Error> {
         let controller = self.controller
@@ -82,11 +83,13 @@ public final class Central: Sendable {
                 defer { controller.loop.submit({ stack in stack.scanning.end(commands.stop) }, refuse: { _ in }) }
                 var merger = AdvertisementMerger()
                 var delivered = Set<BluetoothAddress>()
+                var identities = IdentityResolver(bonds: controller.bonds)
                 for await event in events {
                     if Task.isCancelled { break }
                     for report in AdvertisingReport.reports(in: event) {
-                        let device = merger.merge(address: report.address, payload: report.data[...], rssi: report.rssi,
+                        var device = merger.merge(address: report.address, payload: report.data[...], rssi: report.rssi,
                                                   isScanResponse: report.isScanResponse, at: .now)
+                        device.identity = identities.identity(of: device.address)
                         guard filter.matches(device) else { continue }
                         if allowDuplicates || delivered.insert(device.address).inserted {
                             continuation.yield(device)

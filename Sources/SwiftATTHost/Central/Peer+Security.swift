@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTPDU
 
@@ -15,6 +16,12 @@ extension Peer {
     @discardableResult
     public func secure() async throws(PairingError) -> GATTSecurityLevel {
         try await controller.secure(handle, pairAnew: false).get()
+    }
+
+    /// The peer's identity address — the same whichever resolvable private address it
+    /// connected from — when its bond or this link's pairing told it; nil otherwise.
+    public var identityAddress: BluetoothAddress? {
+        get async { await controller.identity(ofConnection: handle) }
     }
 
     /// The link's security now.

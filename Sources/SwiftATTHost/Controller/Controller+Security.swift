@@ -39,6 +39,11 @@ extension Controller {
         await perform(orElse: .none) { stack in stack.security.level(of: handle) ?? .none }
     }
 
+    /// The identity address of the peer on a link, when a bond or pairing told it.
+    func identity(ofConnection handle: UInt16) async -> BluetoothAddress? {
+        await perform(orElse: nil) { stack in stack.security.identity(of: handle) }
+    }
+
     /// Encrypts (with the bond) or pairs on a link; `pairAnew` pairs even when bonded.
     func secure(_ handle: UInt16, pairAnew: Bool) async -> Result<GATTSecurityLevel, PairingError> {
         await withCheckedContinuation { continuation in

@@ -11,6 +11,11 @@ import Synchronization
 public final class BondStore: Sendable {
     private let state: Mutex<[Bond]>
     private let onChange: (@Sendable ([Bond]) -> Void)?
+    private let changes = Atomic<Int>(0)
+
+    /// Counts the changes so far: what a cache of lookups (`IdentityResolver`) compares
+    /// to know its answers still hold.
+    public var generation: Int { changes.load(ordering: .acquiring) }
 
     public init(_ bonds: [Bond] = [], onChange: (@Sendable ([Bond]) -> Void)? = nil) {
         state = Mutex(bonds)
@@ -35,6 +40,7 @@ public final class BondStore: Sendable {
             bonds.append(bond)
             return bonds
         }
+        changes.add(1, ordering: .releasing)
         onChange?(all)
     }
 
@@ -46,13 +52,17 @@ public final class BondStore: Sendable {
             bonds.removeAll { $0.peer == peer || $0.matches(peer) }
             return (bonds.count != before, bonds)
         }
-        if removed { onChange?(all) }
+        if removed {
+            changes.add(1, ordering: .releasing)
+            onChange?(all)
+        }
         return removed
     }
 
     /// Forgets every bond.
     public func removeAll() {
         state.withLock { $0.removeAll() }
+        changes.add(1, ordering: .releasing)
         onChange?([])
     }
 }

@@ -62,6 +62,9 @@ final class SecurityManager {
         let role: LERole
         let peer: BluetoothAddress
         let local: BluetoothAddress
+        /// The peer's identity address: its bond's, or the one it distributed when
+        /// pairing; nil while unknown. Events name the peer by it.
+        var identity: BluetoothAddress?
         var session: PairingSession?
         /// Bumped with each session, so that a late answer from the user cannot reach the next.
         var generation = 0
@@ -83,9 +86,14 @@ final class SecurityManager {
         }
 
         var isPairing: Bool { session?.isActive ?? false }
+
+        /// The address events name the peer by.
+        var name: BluetoothAddress { identity ?? peer }
     }
 
     func level(of handle: UInt16) -> GATTSecurityLevel? { links[handle]?.level }
+
+    func identity(of handle: UInt16) -> BluetoothAddress? { links[handle]?.identity }
 
     // MARK: Connections
 
@@ -93,6 +101,7 @@ final class SecurityManager {
         let link = LinkSecurity(handle: connection.handle, role: connection.role, peer: connection.peerAddress,
                                 local: localAddress)
         links[connection.handle] = link
+        link.identity = bonds.bond(for: link.peer)?.peer
         switch connection.role {
         case .peripheral where configuration.requestsSecurityOnConnection:
             send(.securityRequest(configuration.pairing.authenticationRequirements), on: link.handle)
@@ -108,7 +117,7 @@ final class SecurityManager {
         if var session = link.session {
             let actions = session.disconnected()
             link.session = session
-            for case let .failed(failure) in actions { listeners.yield(SecurityEvent(handle: handle, peer: link.peer, change: .pairingFailed(failure))) }
+            for case let .failed(failure) in actions { listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .pairingFailed(failure))) }
         }
         finish(link, .failure(.disconnected))
         updateDeadline()
@@ -230,7 +239,7 @@ final class SecurityManager {
             if level != link.level {
                 link.level = level
                 changed = level
-                listeners.yield(SecurityEvent(handle: handle, peer: link.peer, change: .levelChanged(level)))
+                listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .levelChanged(level)))
             }
         }
         link.pendingLevel = nil
@@ -244,7 +253,7 @@ final class SecurityManager {
             if status.isSuccess && enabled {
                 finish(link, .success(link.level))
             } else {
-                listeners.yield(SecurityEvent(handle: handle, peer: link.peer, change: .encryptionFailed(status.rawValue)))
+                listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .encryptionFailed(status.rawValue)))
                 // The peer lost the key: whoever waits gets a fresh pairing.
                 if !link.waiters.isEmpty && status == .pinOrKeyMissing {
                     startPairing(link)
@@ -258,7 +267,7 @@ final class SecurityManager {
             if status.isSuccess && enabled {
                 finish(link, .success(link.level))
             } else {
-                listeners.yield(SecurityEvent(handle: handle, peer: link.peer, change: .encryptionFailed(status.rawValue)))
+                listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .encryptionFailed(status.rawValue)))
                 finish(link, .failure(.encryptionFailed(status: status.rawValue)))
             }
         }
@@ -286,7 +295,7 @@ final class SecurityManager {
             if let requested = link.securityRequestDeadline, requested <= now, !link.isPairing {
                 // The central never answered the Security Request.
                 link.securityRequestDeadline = nil
-                listeners.yield(SecurityEvent(handle: link.handle, peer: link.peer, change: .pairingFailed(.timedOut)))
+                listeners.yield(SecurityEvent(handle: link.handle, peer: link.name, change: .pairingFailed(.timedOut)))
                 finish(link, .failure(.failed(.timedOut)))
             }
             guard var session = link.session else { continue }
@@ -395,12 +404,13 @@ final class SecurityManager {
                     bonds.save(made)
                     bond = made
                 }
+                if let identity = result.peerKeys.identityAddress { link.identity = identity }
                 throttle.recordSuccess(peer: peer)
-                listeners.yield(SecurityEvent(handle: handle, peer: bond?.peer ?? peer, change: .paired(result, bond: bond)))
+                listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .paired(result, bond: bond)))
                 finish(link, .success(link.level))
             case let .failed(failure):
                 throttle.record(failure, peer: peer, now: now)
-                listeners.yield(SecurityEvent(handle: handle, peer: peer, change: .pairingFailed(failure)))
+                listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .pairingFailed(failure)))
                 finish(link, .failure(.failed(failure)))
             }
         }
