@@ -20,6 +20,7 @@ import TestSupport
     static let service = BluetoothUUID(0x5EC0)
     static let encryptedUUID = BluetoothUUID(0x5EC1)
     static let authenticatedUUID = BluetoothUUID(0x5EC2)
+    static let streamUUID = BluetoothUUID(0x5EC3)
     static let secret = Array("secret".utf8)
 
     /// A peripheral with one value that needs encryption and one that needs an
@@ -28,6 +29,8 @@ import TestSupport
         let link: LoopbackLink
         let peripheral: Peripheral
         let central: Central
+        /// A value anyone may subscribe to.
+        let stream: GATTCharacteristic
         /// Every security event of each side, in order, collected from the start.
         let centralEvents: EventLog
         let peripheralEvents: EventLog
@@ -41,7 +44,8 @@ import TestSupport
                                                permissions: AttributePermissions(read: .encrypted), value: .fixed(LoopbackPairingTests.secret))
             let authenticated = GATTCharacteristic(uuid: LoopbackPairingTests.authenticatedUUID, properties: [.read],
                                                    permissions: AttributePermissions(read: .authenticated), value: .fixed(LoopbackPairingTests.secret))
-            let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [encrypted, authenticated])],
+            let stream = GATTCharacteristic(uuid: LoopbackPairingTests.streamUUID, properties: [.notify])
+            let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [encrypted, authenticated, stream])],
                                             genericAccess: GATTGenericAccess(deviceName: "secure", appearance: 0))
             let p = try await Peripheral.start(transport: link.addController().specification, database: database)
             await p.controller.configureSecurity(peripheral, delegate: peripheralDelegate)
@@ -52,7 +56,7 @@ import TestSupport
             try await p.startAdvertising(data: builder.advertisingData.encoded())
             let c = try await Central.start(transport: link.addController().specification)
             await c.controller.configureSecurity(central, delegate: centralDelegate)
-            return SecurePair(link: link, peripheral: p, central: c,
+            return SecurePair(link: link, peripheral: p, central: c, stream: stream,
                               centralEvents: EventLog(c.controller.securityEvents()), peripheralEvents: peripheralEvents)
         }
 
@@ -63,6 +67,15 @@ import TestSupport
 
         func characteristic(_ uuid: BluetoothUUID, of peer: Peer) async throws -> GATTClient.Characteristic {
             try #require(try await peer.discoverDatabase().characteristics(uuid: uuid).first)
+        }
+
+        /// The peripheral's events from now on. A round trip through its loop follows the
+        /// request, so that no event of a connection made next comes before the stream
+        /// is in place (the loopback link connects within one turn of the loop).
+        func peripheralEvents() async throws -> AsyncStream<PeripheralEvent> {
+            let events = peripheral.events()
+            _ = await peripheral.value(of: stream)
+            return events
         }
 
         /// The bond each side stored for the other.

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTPDU
 import SwiftATTGATT
 
@@ -21,6 +22,9 @@ final class AttributeLink {
     @exclusivity(unchecked) var bearer: ATTBearer
     /// Our GATT client's procedures and listeners on this link.
     let client = GATTClientSession()
+    /// The peer's identity address when it is bonded: the GATT server keeps its
+    /// configuration under it.
+    var bond: BluetoothAddress?
 
     init(handle: UInt16, receiveMTU: Int, transactionTimeout: Duration) {
         self.handle = handle

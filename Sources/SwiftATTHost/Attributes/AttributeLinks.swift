@@ -88,22 +88,31 @@ final class AttributeLinks {
     }
 
     /// A new connection gets its bearer and is announced to the server and listeners.
-    func attach(_ connection: ConnectionState) {
+    func attach(_ connection: ConnectionState, bond: BluetoothAddress? = nil) {
         let handle = connection.handle
         let link = AttributeLink(handle: handle, receiveMTU: AttributeLink.receiveMTU, transactionTimeout: transactionTimeout)
         if let i = links.firstIndex(where: { $0.handle == handle }) { links[i] = link } else { links.append(link) }
         let index = Int(handle)
         if linksByHandle.count <= index { linksByHandle.append(contentsOf: repeatElement(nil, count: index + 1 - linksByHandle.count)) }
         linksByHandle[index] = link
+        link.bond = bond
         emit(.connected(handle, connection.peerAddress))
         if let server = gattServer { serve(link, from: server) }
+    }
+
+    /// The peer on `handle` bonded (its identity address): the server keeps its
+    /// configuration across connections from now on.
+    func setBond(_ identity: BluetoothAddress, on handle: UInt16) {
+        guard let link = link(handle) else { return }
+        link.bond = identity
+        gattServer?.setBond(identity, for: link.connectionID)
     }
 
     /// `server` starts serving the peer on `link`: subscriptions a bonded peer had come
     /// back (and are announced), and what it is owed goes out (a Service Changed
     /// indication for a change made while it was away).
     private func serve(_ link: AttributeLink, from server: GATTServer) {
-        let owed = server.connect(link.connectionID, mtu: link.bearer.mtu)
+        let owed = server.connect(link.connectionID, mtu: link.bearer.mtu, bond: link.bond)
         emitSubscriptionChanges(of: server)
         for pdu in owed { push(pdu, on: link) }
     }
@@ -267,6 +276,19 @@ final class AttributeLinks {
         if let updates { updateGate = updates }
         gattServer = server
         for link in links { serve(link, from: server) }
+    }
+
+    /// Serves `database` from now on: connected clients get a Service Changed indication
+    /// for `changedRange` (those that subscribed to it), bonded clients that are away get
+    /// theirs when they come back, and subscriptions the new database cannot keep end.
+    func replaceDatabase(_ database: GATTDatabase, changedRange: ClosedRange<UInt16>) {
+        guard let server = gattServer else { return }
+        let owed = server.replaceDatabase(database, changedRange: changedRange)
+        emitSubscriptionChanges(of: server)
+        for (id, pdu) in owed {
+            guard let link = links.first(where: { $0.connectionID == id }) else { continue }
+            push(pdu, on: link)
+        }
     }
 
     /// Tells the application of the subscription changes the server made.

@@ -42,6 +42,8 @@ final class HostStack {
         attributes = AttributeLinks(l2cap: l2cap, hci: hci)
         security = SecurityManager(l2cap: l2cap, hci: hci)
         scanning = SharedScanning(hci: hci)
+        // A peer that bonds during a connection keeps its GATT configuration from then on.
+        security.bonded = { [unowned attributes] handle, identity in attributes.setBond(identity, on: handle) }
     }
 
     var transport: any HCITransport { hci.transport }
@@ -87,8 +89,10 @@ final class HostStack {
                 security.receive(frame.payload, on: frame.connectionHandle, now: receivedAt)
             }
         case let .connected(connection):
-            attributes.attach(connection)
+            // The security floor first: it knows whether the peer is bonded, whose GATT
+            // configuration (subscriptions, change-awareness) the server restores.
             security.connected(connection)
+            attributes.attach(connection, bond: security.bondedIdentity(of: connection.handle))
         case let .disconnected(handle, reason):
             l2cap.disconnected(handle)
             security.disconnected(handle)

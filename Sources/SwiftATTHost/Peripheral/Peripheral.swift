@@ -18,7 +18,9 @@ import SwiftATTTransport
 /// `Sendable`: every call is carried out on the host's event loop.
 public final class Peripheral: Sendable {
     public let controller: Controller
-    public let database: GATTDatabase
+    /// The database served now (`replaceDatabase` changes it).
+    public var database: GATTDatabase { served.withLock { $0 } }
+    private let served: Mutex<GATTDatabase>
     /// What the controller's start-up sequence learned.
     public let info: ControllerInfo
     /// When advertising starts again by itself.
@@ -37,7 +39,7 @@ public final class Peripheral: Sendable {
     private init(controller: Controller, database: GATTDatabase, info: ControllerInfo, readvertising: Readvertising) {
         self.controller = controller
         self.loop = controller.loop
-        self.database = database
+        self.served = Mutex(database)
         self.info = info
         let listeners = self.listeners
         advertiser = PeripheralAdvertiser(controller: controller, policy: readvertising) { event in
@@ -149,6 +151,18 @@ public final class Peripheral: Sendable {
     /// The current value of a characteristic with a stored value.
     public func value(of characteristic: GATTCharacteristic) async -> [UInt8]? {
         await controller.perform(orElse: nil) { stack in stack.attributes.gattServer?.value(of: characteristic) }
+    }
+
+    /// Serves a changed database from now on (a firmware that added a service, a file
+    /// edited while serving). Connected centrals that subscribed to Service Changed are
+    /// indicated `changedRange` at once; a bonded central that is away is indicated when
+    /// it reconnects (Core 5.4 Vol 3 Part G §7.1); every central is change-unaware until
+    /// it rediscovers or reads the Database Hash. Subscriptions the new database keeps
+    /// (same UUID at the same handle) go on; the others end with a `.databaseChanged`
+    /// subscription change.
+    public func replaceDatabase(_ database: GATTDatabase, changedRange: ClosedRange<UInt16> = 0x0001...0xFFFF) async {
+        served.withLock { $0 = database }
+        await controller.perform { stack in stack.attributes.replaceDatabase(database, changedRange: changedRange) }
     }
 
     /// Ends a connection.

@@ -45,6 +45,8 @@ final class SecurityManager {
     var post: Post?
     /// `Controller.securityEvents()`.
     var listeners = ListenerSet<SecurityEvent>()
+    /// Told when a peer bonds on a link (its identity address), for the GATT server.
+    var bonded: ((UInt16, BluetoothAddress) -> Void)?
     /// When a pairing's SMP timer runs out next; kept current so that the loop's
     /// per-turn question costs a read.
     private(set) var nextDeadline: ContinuousClock.Instant?
@@ -94,6 +96,13 @@ final class SecurityManager {
     func level(of handle: UInt16) -> GATTSecurityLevel? { links[handle]?.level }
 
     func identity(of handle: UInt16) -> BluetoothAddress? { links[handle]?.identity }
+
+    /// The identity address of a peer that is bonded: the key its GATT configuration is
+    /// kept under.
+    func bondedIdentity(of handle: UInt16) -> BluetoothAddress? {
+        guard let link = links[handle] else { return nil }
+        return bonds.bond(for: link.peer)?.peer
+    }
 
     // MARK: Connections
 
@@ -405,6 +414,7 @@ final class SecurityManager {
                     bond = made
                 }
                 if let identity = result.peerKeys.identityAddress { link.identity = identity }
+                if let bond { bonded?(handle, bond.peer) }
                 throttle.recordSuccess(peer: peer)
                 listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .paired(result, bond: bond)))
                 finish(link, .success(link.level))

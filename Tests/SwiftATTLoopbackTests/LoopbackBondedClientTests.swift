@@ -1,0 +1,103 @@
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTLoopback
+import SwiftATTSecurity
+import Testing
+import TestSupport
+
+/// What a GATT server keeps for a bonded client between connections (Core 5.4 Vol 3
+/// Part G §2.5.2, §7.1): its subscriptions come back when it reconnects, and a database
+/// that changed while it was away is announced to it with Service Changed. A client that
+/// did not bond starts afresh.
+@Suite struct LoopbackBondedClientTests {
+    typealias SecurePair = LoopbackPairingTests.SecurePair
+
+    /// Connects, pairs (bonding or not), discovers (which enables Service Changed
+    /// indications) and subscribes to the stream; then disconnects.
+    static func visit(_ pair: SecurePair, bonding: Bool) async throws {
+        let peer = try await pair.connect()
+        try await peer.pair()
+        let events = try await pair.peripheralEvents()
+        let stream = try await pair.characteristic(LoopbackPairingTests.streamUUID, of: peer)
+        // Kept until the link is gone: a stream dropped earlier would unsubscribe.
+        let values = try await peer.notifications(of: stream)
+        _ = try await first(events) { event -> Bool? in
+            if case let .subscriptionChanged(change) = event, change.cause == .written,
+               change.characteristic.uuid == LoopbackPairingTests.streamUUID { return true }
+            return nil
+        }
+        try await peer.disconnect()
+        try await eventually("the link gone") { pair.link.connectionCount == 0 }
+        withExtendedLifetime(values) {}
+    }
+
+    static func configuration(bonding: Bool) -> SecurityConfiguration {
+        SecurityConfiguration(pairing: PairingConfiguration(bonding: bonding))
+    }
+
+    @Test func aBondedClientsSubscriptionsComeBackWhenItReconnects() async throws {
+        let pair = try await SecurePair.start()
+        try await Self.visit(pair, bonding: true)
+        let events = try await pair.peripheralEvents()
+        let peer = try await pair.connect()
+        let restored = try await first(events) { event -> GATTSubscriptionChange? in
+            if case let .subscriptionChanged(change) = event, change.cause == .restored,
+               change.characteristic.uuid == LoopbackPairingTests.streamUUID { return change }
+            return nil
+        }
+        #expect(restored?.configuration == .notification)
+        #expect(restored?.connection == GATTServer.ConnectionID(peer.handle))
+        await pair.stop()
+    }
+
+    @Test func aClientThatDidNotBondStartsAfresh() async throws {
+        let pair = try await SecurePair.start(central: Self.configuration(bonding: false))
+        try await Self.visit(pair, bonding: false)
+        #expect(pair.bonds().peripheral == nil)
+        let events = try await pair.peripheralEvents()
+        let peer = try await pair.connect()
+        // The first event after connecting that concerns subscriptions is the client's own
+        // write, not a restoration.
+        let stream = try await pair.characteristic(LoopbackPairingTests.streamUUID, of: peer)
+        _ = try await peer.notifications(of: stream)
+        let change = try await first(events) { event -> GATTSubscriptionChange? in
+            if case let .subscriptionChanged(change) = event, change.cause != .disconnected,
+               change.characteristic.uuid == LoopbackPairingTests.streamUUID {
+                return change
+            }
+            return nil
+        }
+        #expect(change?.cause == .written)
+        await pair.stop()
+    }
+
+    @Test func aDatabaseChangedWhileABondedClientWasAwayIsIndicatedWhenItReturns() async throws {
+        let pair = try await SecurePair.start()
+        try await Self.visit(pair, bonding: true)
+        // A service added while the central is away.
+        var services = pair.peripheral.database.services
+        services.append(GATTService(uuid: BluetoothUUID(0xFEE7), characteristics: [
+            GATTCharacteristic(uuid: BluetoothUUID(0xFEE8), properties: [.read], value: .fixed([0x42])),
+        ]))
+        let changed = try GATTDatabase(services: services, genericAccess: GATTGenericAccess(deviceName: "secure", appearance: 0))
+        await pair.peripheral.replaceDatabase(changed)
+        #expect(pair.peripheral.database.services.count == changed.services.count)
+
+        let events = try await pair.peripheralEvents()
+        let peer = try await pair.connect()
+        // The server owed the bonded client a Service Changed indication and sent it at
+        // once; the central's bearer confirmed it.
+        let database = pair.peripheral.database
+        let serviceChanged = try #require(database.serviceChanged.flatMap { database.valueHandle(of: $0) })
+        let confirmed = try await first(events) { event -> UInt16? in
+            if case let .indicationConfirmed(handle, valueHandle) = event, handle == peer.handle { return valueHandle }
+            return nil
+        }
+        #expect(confirmed == serviceChanged)
+        // And the central finds the new service.
+        let discovered = try await peer.discoverDatabase()
+        #expect(discovered.services.contains { $0.service.uuid == BluetoothUUID(0xFEE7) })
+        await pair.stop()
+    }
+}
