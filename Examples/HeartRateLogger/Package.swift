@@ -38,6 +38,8 @@ let package = Package(
                           path: "ReadmeExamples/ReadmeCentral"),
         .executableTarget(name: "ReadmeSharedLoop", dependencies: [.product(name: "SwiftATT", package: "swift-att")],
                           path: "ReadmeExamples/ReadmeSharedLoop"),
+        .executableTarget(name: "ReadmePairing", dependencies: [.product(name: "SwiftATT", package: "swift-att")],
+                          path: "ReadmeExamples/ReadmePairing"),
         .executableTarget(name: "ReadmeLoopback",
                           dependencies: [.product(name: "SwiftATT", package: "swift-att"),
                                          .product(name: "SwiftATTLoopback", package: "swift-att")],
