@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "SwiftATTHost",
             dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTPDU",
-                           "SwiftATTGATT", "SwiftATTAdvertising", "SwiftATTSMP", "SwiftATTSecurity"]
+                           "SwiftATTGATT", "SwiftATTAdvertising", "SwiftATTCrypto", "SwiftATTSMP", "SwiftATTSecurity"]
         ),
         .target(
             name: "SwiftATT",

@@ -112,10 +112,11 @@ extension GATTServer {
     }
 
     /// One whole write (Write Request, Write Command): the answer's error, or `nil`.
-    private func writeWhole(_ handle: UInt16, _ value: ArraySlice<UInt8>, kind: GATTWriteContext.Kind, from id: ConnectionID) -> ATTErrorCode? {
+    func writeWhole(_ handle: UInt16, _ value: ArraySlice<UInt8>, kind: GATTWriteContext.Kind, from id: ConnectionID,
+                    permissionChecked: Bool = false) -> ATTErrorCode? {
         guard let index = database.index(of: handle) else { return .invalidHandle }
         let attribute = database.attributes[index]
-        if let code = writeError(attribute, state(id)) { return code }
+        if !permissionChecked, let code = writeError(attribute, state(id)) { return code }
         switch attribute.storage {
         case .clientConfiguration, .serverConfiguration:
             // Both are exactly two octets (Part G §3.3.3.3, §3.3.3.4).

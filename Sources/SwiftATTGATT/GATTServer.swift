@@ -225,6 +225,8 @@ public final class GATTServer {
             writeCommand(c, from: connection)
             return nil
         case .signedWriteCommand:
+            // Only its owner holds the signer's key: it checks the signature and hands
+            // the command over with `signedWrite(_:from:signerAuthenticated:)`.
             return nil
         case let .prepareWriteRequest(r): return prepareWrite(r, from: connection, mtu: mtu)
         case let .executeWriteRequest(r): return executeWrite(r, from: connection)

@@ -25,6 +25,11 @@ public struct Bond: Sendable, Hashable {
     public var secureConnections: Bool
     /// Octets, 7–16.
     public var keySize: Int
+    /// The last SignCounter accepted in the peer's signed data; a signature must carry a
+    /// higher one (replay protection, Part H §2.4.5). `nil` before the first.
+    public var peerSignCounter: UInt32?
+    /// The SignCounter this device signs its next data with, under `localSignatureKey`.
+    public var localSignCounter: UInt32 = 0
 
     public init(peer: BluetoothAddress, centralKey: LongTermKey?, peripheralKey: LongTermKey?,
                 peerIdentityResolvingKey: UInt128? = nil, peerSignatureKey: UInt128? = nil,

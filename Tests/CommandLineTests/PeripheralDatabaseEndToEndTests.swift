@@ -116,7 +116,7 @@ struct PeripheralDatabaseEndToEndTests {
         let read = try #require(db.values["2A19"].flatMap(Self.bytes)?.first)
         // It started at 42 and drains a percent every 300 ms: how many went by before the
         // read depends on the machine's load, not that it is a percentage at or below 42.
-        #expect((30...42).contains(read), "\(read)")
+        #expect((0...42).contains(read), "\(read)")
         #expect(db.descriptors["2A19/2904"] == "0400ad27010601")
         _ = try await central.next("subscribed")
         _ = try await peripheral.json("subscribed") { $0["uuid"] as? String == "2A19" }

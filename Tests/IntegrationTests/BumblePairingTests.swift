@@ -112,10 +112,10 @@ import TestSupport
         #expect(bond.peer.description == Self.bumbleAddress)
         #expect(bond.peerIdentityResolvingKey.map(Self.hex) == Self.bumbleIRK)
         #expect(bond.secureConnections && !bond.authenticated && bond.keySize == 16)
-        // Bumble distributes a signing key when asked, always all zeros (its smp.py
-        // marks it "FIXME: testing"); swift-att, configured without one, sent none.
+        // Signing keys: Bumble distributes one when asked, always all zeros (its smp.py
+        // marks it "FIXME: testing"); the one swift-att distributed is what Bumble stored.
         #expect(bond.peerSignatureKey == 0)
-        #expect(paired["csrk"] == nil || paired["csrk"] is NSNull)
+        #expect(paired["csrk"] as? String == bond.localSignatureKey.map(Self.hex))
 
         // A new connection is encrypted with the bond, without pairing: Bumble's
         // controller would drop the link if the two LTKs differed.

@@ -51,14 +51,51 @@ struct GATTClientWriteTests {
         }
     }
 
-    @Test("Signed Write Without Response is refused with a reason: no keys yet")
-    func signedWrite() {
-        #expect {
-            try GATTClient.signedWriteWithoutResponse(handle: 3, value: [1], mtu: 23)
-        } throws: { error in
-            guard case let .notSupported(reason) = error as? GATTClientError else { return false }
-            return reason.contains("CSRK")
+    @Test("Signed Write Without Response: BlueZ's signed write to 0x0012 of 13 37, counter 1, and the value limit")
+    func signedWrite() throws {
+        // BlueZ unit/test-crypto.c (sign_att_5): the key in wire order is 505e42df…641b61.
+        let key = UInt128(bigEndianBytes: Array(try Hex.decode("505e42df9691ec72d31fcdfbeb641b61").reversed()))!
+        let pdu = try GATTClient.signedWriteWithoutResponse(handle: 0x0012, value: [0x13, 0x37], mtu: 23,
+                                                             signatureKey: key, signCounter: 1)
+        #expect(pdu.encoded() == (try Hex.decode("d2 1200 1337 01000000 f1871e933c900ff2")))
+        #expect(throws: GATTClientError.valueTooLong(length: 9, maximum: 8)) {
+            try GATTClient.signedWriteWithoutResponse(handle: 3, value: Array(repeating: 0, count: 9), mtu: 23,
+                                                       signatureKey: key, signCounter: 2)
         }
+    }
+
+    @Test("A signed write reaches a characteristic that allows it, and only such a one")
+    func signedWriteAtTheServer() throws {
+        let written = GATTCharacteristic(uuid: BluetoothUUID(0xFE10), properties: [.authenticatedSignedWrites],
+                                         value: .bytes([]))
+        let plain = GATTCharacteristic(uuid: BluetoothUUID(0xFE11), properties: [.writeWithoutResponse], value: .bytes([]))
+        let needsEncryption = GATTCharacteristic(uuid: BluetoothUUID(0xFE12), properties: [.authenticatedSignedWrites],
+                                                 permissions: AttributePermissions(write: .encrypted), value: .bytes([]))
+        let needsAuthentication = GATTCharacteristic(uuid: BluetoothUUID(0xFE13), properties: [.authenticatedSignedWrites],
+                                                     permissions: AttributePermissions(write: .authenticated), value: .bytes([]))
+        let database = try GATTDatabase(services: [GATTService(uuid: BluetoothUUID(0xFE00),
+                                                               characteristics: [written, plain, needsEncryption, needsAuthentication])])
+        let server = GATTServer(database: database)
+        let id = GATTServer.ConnectionID(1)
+        server.connect(id)
+        func command(_ c: GATTCharacteristic, _ value: UInt8 = 0x5A) throws -> SignedWriteCommand {
+            let handle = try #require(database.valueHandle(of: c))
+            guard case let .signedWriteCommand(command) = try GATTClient.signedWriteWithoutResponse(
+                handle: handle, value: [value], mtu: 23, signatureKey: 1, signCounter: 0) else { throw GATTClientError.cancelled }
+            return command
+        }
+        #expect(server.signedWrite(try command(written), from: id, signerAuthenticated: false))
+        #expect(server.value(of: written) == [0x5A])
+        #expect(!server.signedWrite(try command(plain), from: id, signerAuthenticated: true))
+        #expect(!server.signedWrite(try command(needsEncryption), from: id, signerAuthenticated: true))
+        #expect(!server.signedWrite(try command(needsAuthentication), from: id, signerAuthenticated: false))
+        #expect(server.signedWrite(try command(needsAuthentication), from: id, signerAuthenticated: true))
+        // On an encrypted link the permission is judged as for any write.
+        server.setSecurity(.encrypted(keySize: 16), for: id)
+        #expect(server.signedWrite(try command(needsEncryption), from: id, signerAuthenticated: false))
+        // An unverified Signed Write Command handed to `handle` writes nothing.
+        #expect(server.handle(.signedWriteCommand(try command(written, 0x77)), from: id, mtu: 23) == nil)
+        #expect(server.value(of: written) == [0x5A])
     }
 
     @Test("Write Long: Prepare Writes of ATT_MTU−5 octets, then Execute; the server's callback sees the value", arguments: [nil, 247])

@@ -21,6 +21,14 @@ import TestSupport
     static let encryptedUUID = BluetoothUUID(0x5EC1)
     static let authenticatedUUID = BluetoothUUID(0x5EC2)
     static let streamUUID = BluetoothUUID(0x5EC3)
+    static let signedUUID = BluetoothUUID(0x5EC4)
+
+    /// What centrals wrote to the signed-writes characteristic, and how.
+    final class Writes: Sendable {
+        let received = Mutex<[(kind: GATTWriteContext.Kind, value: [UInt8])]>([])
+        var values: [[UInt8]] { received.withLock { $0.map(\.value) } }
+        var kinds: [GATTWriteContext.Kind] { received.withLock { $0.map(\.kind) } }
+    }
     static let secret = Array("secret".utf8)
 
     /// A peripheral with one value that needs encryption and one that needs an
@@ -31,6 +39,8 @@ import TestSupport
         let central: Central
         /// A value anyone may subscribe to.
         let stream: GATTCharacteristic
+        /// Writes to the characteristic that takes authenticated signed writes.
+        let writes: Writes
         /// Every security event of each side, in order, collected from the start.
         let centralEvents: EventLog
         let peripheralEvents: EventLog
@@ -45,7 +55,14 @@ import TestSupport
             let authenticated = GATTCharacteristic(uuid: LoopbackPairingTests.authenticatedUUID, properties: [.read],
                                                    permissions: AttributePermissions(read: .authenticated), value: .fixed(LoopbackPairingTests.secret))
             let stream = GATTCharacteristic(uuid: LoopbackPairingTests.streamUUID, properties: [.notify])
-            let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [encrypted, authenticated, stream])],
+            let writes = Writes()
+            let signed = GATTCharacteristic(uuid: LoopbackPairingTests.signedUUID,
+                                            properties: [.authenticatedSignedWrites, .writeWithoutResponse],
+                                            value: .bytes([], onWrite: { context in
+                                                writes.received.withLock { $0.append((context.kind, context.value)) }
+                                                return nil
+                                            }))
+            let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [encrypted, authenticated, stream, signed])],
                                             genericAccess: GATTGenericAccess(deviceName: "secure", appearance: 0))
             let p = try await Peripheral.start(transport: link.addController().specification, database: database)
             await p.controller.configureSecurity(peripheral, delegate: peripheralDelegate)
@@ -56,7 +73,7 @@ import TestSupport
             try await p.startAdvertising(data: builder.advertisingData.encoded())
             let c = try await Central.start(transport: link.addController().specification)
             await c.controller.configureSecurity(central, delegate: centralDelegate)
-            return SecurePair(link: link, peripheral: p, central: c, stream: stream,
+            return SecurePair(link: link, peripheral: p, central: c, stream: stream, writes: writes,
                               centralEvents: EventLog(c.controller.securityEvents()), peripheralEvents: peripheralEvents)
         }
 

@@ -39,6 +39,9 @@ final class AttributeLinks {
     /// The GATT server every connection's peer may query (a peripheral installs its
     /// database; without one, requests are answered Request Not Supported).
     private(set) var gattServer: GATTServer?
+    /// Checks a Signed Write Command against the signer's bond (the security floor):
+    /// whether its key is authenticated, or nil to drop it.
+    var signedWriteCheck: ((UInt16, SignedWriteCommand) -> Bool?)?
     /// How long an ATT transaction may take on new links before it fails and the bearer
     /// closes (Core 5.4 Vol 3 Part F §3.3.3: 30 s; shorter in tests).
     var transactionTimeout: Duration = .seconds(30)
@@ -232,6 +235,15 @@ final class AttributeLinks {
 
     /// A request or command for our GATT server; requests get exactly one response.
     private func serve(_ pdu: ATTPDU, on link: AttributeLink) {
+        if case let .signedWriteCommand(command) = pdu {
+            // Written only when the signer's bond checks the signature; dropped silently
+            // otherwise, as a command is (Part F §3.4.5.4).
+            if let server = gattServer, let authenticated = signedWriteCheck?(link.handle, command) {
+                server.signedWrite(command, from: link.connectionID, signerAuthenticated: authenticated)
+                emitSubscriptionChanges(of: server)
+            }
+            return
+        }
         let response: ATTPDU?
         if let server = gattServer {
             response = server.handle(pdu, from: link.connectionID, mtu: link.bearer.mtu)

@@ -9,4 +9,10 @@ public enum GATTWriteType: Sendable, Hashable {
     /// The call returns once the command is handed to the controller; it waits while the
     /// link's transmit queue is full, which is the back-pressure a stream of commands needs.
     case withoutResponse
+    /// Signed Write Without Response (§4.9.2): a Signed Write Command, signed with the CSRK
+    /// this device gave the peer when they bonded, for a characteristic that allows
+    /// authenticated signed writes; the server checks the signature and never answers.
+    /// On an encrypted link a plain Write Command goes instead, as §4.9.2 says. Throws
+    /// `notSupported` when there is no bond with such a key.
+    case signedWithoutResponse
 }

@@ -1,5 +1,6 @@
 import SwiftATTCore
 import SwiftATTGATT
+import SwiftATTPDU
 
 /// Reading and writing values (Core 5.4 Vol 3 Part G §4.8, §4.9, §4.12).
 extension Peer {
@@ -57,16 +58,30 @@ extension Peer {
                 try await run { mtu in GATTClient.WriteLongCharacteristicValues(handle: handle, value: value, mtu: mtu) }
             }
         case .withoutResponse:
-            let pdu = try GATTClient.writeWithoutResponse(handle: handle, value: value, mtu: mtu)
-            let result: GATTClientError? = await withCheckedContinuation { continuation in
-                controller.loop.submit({ [handle = self.handle] stack in
-                    stack.attributes.sendClientCommand(pdu, on: handle) { continuation.resume(returning: $0) }
-                }, refuse: { reason in
-                    continuation.resume(returning: .disconnected(.controllerStopped(reason)))
-                })
+            try await sendCommand(try GATTClient.writeWithoutResponse(handle: handle, value: value, mtu: mtu))
+        case .signedWithoutResponse:
+            guard !(await securityLevel).isEncrypted else {
+                return try await sendCommand(try GATTClient.writeWithoutResponse(handle: handle, value: value, mtu: mtu))
             }
-            if let result { throw result }
+            guard let signing = await controller.nextSignature(onConnection: self.handle) else {
+                throw .notSupported("Signed Write Without Response needs a bond with this device that gave it a CSRK "
+                                    + "(Core 5.4 Vol 3 Part H §2.4.5): pair with bonding first, or write on an encrypted link")
+            }
+            try await sendCommand(try GATTClient.signedWriteWithoutResponse(
+                handle: handle, value: value, mtu: mtu, signatureKey: signing.key, signCounter: signing.counter))
         }
+    }
+
+    /// Hands a command to the link (waiting while its transmit queue is full).
+    private func sendCommand(_ pdu: ATTPDU) async throws(GATTClientError) {
+        let result: GATTClientError? = await withCheckedContinuation { continuation in
+            controller.loop.submit({ [handle = self.handle] stack in
+                stack.attributes.sendClientCommand(pdu, on: handle) { continuation.resume(returning: $0) }
+            }, refuse: { reason in
+                continuation.resume(returning: .disconnected(.controllerStopped(reason)))
+            })
+        }
+        if let result { throw result }
     }
 
     /// Reliable Writes (§4.9.5): every part prepared, each echo checked, then executed

@@ -118,6 +118,8 @@ public final class Peer: Sendable {
     /// Ends the link and waits (up to `timeout`) for the controller's Disconnection
     /// Complete. Pending calls fail with `disconnected`.
     public func disconnect(timeout: Duration = .seconds(5)) async throws(CentralError) {
+        // What was sent last (a Write Command, the last keys of a pairing) goes first.
+        await controller.drainACL(on: [handle], within: .seconds(1))
         let events = controller.events()
         do {
             _ = try await controller.send(Disconnect(connectionHandle: handle))

@@ -53,6 +53,7 @@ extension Controller {
     func disconnectAll(timeout: Duration) async {
         let handles = await perform(orElse: [UInt16]()) { stack in Array(stack.hci.connections.keys) }
         guard !handles.isEmpty else { return }
+        await drainACL(on: handles, within: .seconds(1))
         let events = events()
         for handle in handles { _ = try? await send(Disconnect(connectionHandle: handle)) }
         let remaining = Mutex(Set(handles))
@@ -62,6 +63,28 @@ extension Controller {
                 set.remove(d.connectionHandle)
                 return set.isEmpty ? true : nil
             }
+        }
+    }
+
+    /// Waits (at most `timeout`) until the controller has sent every ACL packet given for
+    /// `handles`: what was written just before a disconnection — the last keys of a
+    /// pairing, a final Write Command — reaches the peer, where a Disconnect sent at once
+    /// could overtake it in the controller and discard it (Core 5.4 Vol 4 Part E §7.1.6
+    /// leaves that to the controller). Woken by Number Of Completed Packets, not by polling.
+    func drainACL(on handles: [UInt16], within timeout: Duration) async {
+        let deadline = ContinuousClock.now + timeout
+        let events = events()
+        while ContinuousClock.now < deadline {
+            let unsent = await perform(orElse: 0) { stack in handles.reduce(0) { $0 + stack.hci.unsentACLCount(on: $1) } }
+            guard unsent > 0 else { return }
+            let remaining = deadline - ContinuousClock.now
+            let freed = await Self.firstEvent(in: events, within: remaining) { event -> Bool? in
+                switch event {
+                case .numberOfCompletedPackets, .disconnectionComplete: return true
+                default: return nil
+                }
+            }
+            if freed == nil { return }
         }
     }
 }

@@ -44,6 +44,12 @@ extension Controller {
         await perform(orElse: nil) { stack in stack.security.identity(of: handle) }
     }
 
+    /// The CSRK and SignCounter for the next signed write on a link (the counter is
+    /// spent); nil without a bond that has our CSRK.
+    func nextSignature(onConnection handle: UInt16) async -> (key: UInt128, counter: UInt32)? {
+        await perform(orElse: nil) { stack in stack.security.nextSignature(on: handle) }
+    }
+
     /// Encrypts (with the bond) or pairs on a link; `pairAnew` pairs even when bonded.
     func secure(_ handle: UInt16, pairAnew: Bool) async -> Result<GATTSecurityLevel, PairingError> {
         await withCheckedContinuation { continuation in

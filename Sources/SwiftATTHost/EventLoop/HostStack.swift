@@ -44,6 +44,7 @@ final class HostStack {
         scanning = SharedScanning(hci: hci)
         // A peer that bonds during a connection keeps its GATT configuration from then on.
         security.bonded = { [unowned attributes] handle, identity in attributes.setBond(identity, on: handle) }
+        attributes.signedWriteCheck = { [unowned security] handle, command in security.verifySignedWrite(command, on: handle) }
     }
 
     var transport: any HCITransport { hci.transport }

@@ -135,6 +135,13 @@ final class HCIConversation {
         acl?.queuedCount(on: handle) ?? 0
     }
 
+    /// ACL packets on `handle` the controller has not reported sent: queued here, or in
+    /// its buffers (Number Of Completed Packets not yet received).
+    func unsentACLCount(on handle: UInt16) -> Int {
+        guard let acl else { return 0 }
+        return acl.queuedCount(on: handle) + acl.inFlight(on: handle)
+    }
+
     /// Sends every queued ACL packet the controller has a free buffer for.
     func flushACL() {
         hasQueuedACL = false

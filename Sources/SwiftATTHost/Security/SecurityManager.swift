@@ -2,6 +2,8 @@ import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHCI
 import SwiftATTL2CAP
+import SwiftATTCrypto
+import SwiftATTPDU
 import SwiftATTSMP
 import SwiftATTSecurity
 
@@ -296,6 +298,37 @@ final class SecurityManager {
         updateDeadline()
     }
 
+    // MARK: Signed data (Part H §2.4.5)
+
+    /// A Signed Write Command the peer on `handle` sent: whether its CSRK signed it with a
+    /// SignCounter above the last one accepted (the counter is then kept). Returns whether
+    /// that key came from authenticated pairing, or nil to drop the command: no bond, no
+    /// CSRK, a bad signature or a replayed counter.
+    func verifySignedWrite(_ command: SignedWriteCommand, on handle: UInt16) -> Bool? {
+        guard let link = links[handle], var bond = bonds.bond(for: link.peer),
+              let key = bond.peerSignatureKey else { return nil }
+        var signed: [UInt8] = [SignedWriteCommand.opcode.rawValue, UInt8(command.handle & 0xFF), UInt8(command.handle >> 8)]
+        signed += command.value
+        guard DataSigning.verify(key: key, message: signed, signature: command.authenticationSignature) else { return nil }
+        let counter = command.signCounter
+        if let last = bond.peerSignCounter, counter <= last { return nil }
+        bond.peerSignCounter = counter
+        bonds.save(bond)
+        return bond.authenticated
+    }
+
+    /// What our next signed data to the peer on `handle` is signed with: the CSRK we gave
+    /// it when bonding and the next SignCounter (taken now: never used twice). Nil when the
+    /// bond has no such key.
+    func nextSignature(on handle: UInt16) -> (key: UInt128, counter: UInt32)? {
+        guard let link = links[handle], var bond = bonds.bond(for: link.peer),
+              let key = bond.localSignatureKey, bond.localSignCounter < .max else { return nil }
+        let counter = bond.localSignCounter
+        bond.localSignCounter += 1
+        bonds.save(bond)
+        return (key, counter)
+    }
+
     // MARK: Deadlines
 
     func expire(now: ContinuousClock.Instant) {
@@ -324,7 +357,11 @@ final class SecurityManager {
     private func newSession(for link: LinkSecurity, role: PairingRole) -> PairingSession {
         link.generation += 1
         let (initiator, responder) = role == .initiator ? (link.local, link.peer) : (link.peer, link.local)
-        return PairingSession(role: role, configuration: configuration.pairing,
+        var pairing = configuration.pairing
+        // A CSRK of our own for each bond, so that the peer can check what we sign
+        // (Part H §2.4.2.4) whether or not the application chose one.
+        if pairing.signatureKey == nil { pairing.signatureKey = SecureRandom.uint128() }
+        return PairingSession(role: role, configuration: pairing,
                               initiatorAddress: initiator, responderAddress: responder)
     }
 
