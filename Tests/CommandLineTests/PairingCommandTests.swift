@@ -132,6 +132,25 @@ import TestSupport
         #expect(paired["identity"] as? String == Self.bumbleAddress)
     }
 
+    /// Two swift-att processes over Bumble's controllers: the JSON database's
+    /// "encrypted" value is refused, the central pairs by itself, reads it; both report it.
+    @Test func aSwiftATTCentralPairsWithASwiftATTPeripheralToReadItsSecret() async throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let database = FixtureFiles.url("gatt/sensor.json").path
+        let peripheral = try RunningSwiftATT(["--database", database, "--json", "--transport", bench.transports[0]])
+        defer { peripheral.stop() }
+        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
+        let secret = "A7C10004-5E4B-4C7A-9F2E-3D6B1A0C0001"
+        let read = try await SwiftATTProcess.run(["central", "read", address, secret, "--json", "--transport", bench.transports[1]])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(Self.event("read", in: read)?["text"] as? String == "hidden", "\(read.stdout)")
+        let paired = try #require(Self.event("paired", in: read))
+        #expect(paired["method"] as? String == "Just Works" && paired["secureConnections"] as? Bool == true)
+        #expect(try await peripheral.json("paired")["keySize"] as? Int == 16)
+        #expect(try await peripheral.json("security")["encrypted"] as? Bool == true)
+    }
+
     @Test func pairingOptionsAreCheckedBeforeAnyRadioWork() async throws {
         for (arguments, message) in [
             (["central", "pair", "x", "--io", "telepathy"], "--io takes none, display, display-yesno, keyboard or keyboard-display, not 'telepathy'"),
