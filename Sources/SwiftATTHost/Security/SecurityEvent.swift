@@ -13,6 +13,10 @@ public enum SecurityEvent: Sendable, Hashable {
     /// Encrypting with a stored bond failed (the peer lost its key, typically); the bond
     /// is kept, and pairing again replaces it.
     case encryptionFailed(UInt16, HCIStatusCode)
+    /// A bond made on a link (with the peer named) is in memory, and encrypts this
+    /// host's links with that peer until it stops, but its storage failed to keep it:
+    /// the next run will not know the peer.
+    case bondNotSaved(UInt16, BluetoothAddress, SecurityStorageError)
 }
 
 /// An HCI status code as a number, so that this module's public events do not make

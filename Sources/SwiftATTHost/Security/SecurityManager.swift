@@ -27,6 +27,9 @@ import SwiftATTSecurity
 ///   only when that pairing succeeds.
 /// - Without a delegate, Numeric Comparison is refused and Passkey Entry cancelled:
 ///   nobody saw the number.
+/// - A bond reaches its storage on the loop as the pairing completes: it is written
+///   before anything it protects crosses the link, and a bond is made a few times in a
+///   device's life. A storage that fails is reported (`.bondNotSaved`), not retried.
 ///
 /// Loop-confined; nothing here is touched from another thread.
 final class SecurityManager {
@@ -369,13 +372,19 @@ final class SecurityManager {
                 startEncryption(key, on: link)
             case let .completed(result):
                 var bond: Bond?
+                var notSaved: SecurityStorageError?
                 if result.bonding {
                     let made = Bond(result: result, peerAddress: peer)
-                    bonds.save(made)
+                    do {
+                        try bonds.save(made)
+                    } catch {
+                        notSaved = error
+                    }
                     bond = made
                 }
                 throttle.recordSuccess(peer: peer)
                 listeners.yield(.paired(handle, result, bond: bond))
+                if let bond, let notSaved { listeners.yield(.bondNotSaved(handle, bond.peer, notSaved)) }
                 finish(link, .success(link.level))
             case let .failed(failure):
                 throttle.record(failure, peer: peer, now: now)
