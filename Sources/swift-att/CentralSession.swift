@@ -18,13 +18,15 @@ enum CentralSession {
     static func run(_ options: CentralCommand.Options) async throws(CommandError) -> Int32 {
         let report = EventReport(json: options.json, names: names)
         let inputs = CentralInputs.start(readingLines: options.action == .shell || options.action == .hc08)
+        let bonds = CommandBondFile(path: options.bonds)
         let central: Central
         do {
-            central = try await Central.start(transport: options.transport, capturePath: options.capture)
+            central = try await Central.start(transport: options.transport, capturePath: options.capture, storage: bonds)
         } catch {
-            throw .failure(error.description)
+            throw bonds.commandError(error)
         }
         await central.controller.configureSecurity(SecurityConfiguration(pairsOnSecurityError: options.pairs))
+        let unsaved = BondSaveReport.watch(central.controller)
         let result: Result<Int32, CommandError>
         do throws(CommandError) {
             result = .success(try await perform(options, central: central, report: report, inputs: inputs))
@@ -32,6 +34,8 @@ enum CentralSession {
             result = .failure(error)
         }
         await central.close()
+        unsaved.cancel()
+        bonds.close()
         return try result.get()
     }
 
