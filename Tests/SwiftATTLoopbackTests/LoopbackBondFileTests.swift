@@ -166,6 +166,24 @@ import TestSupport
         await peripheral.close()
     }
 
+    /// A host that never configured security still lists the bonds pairing made.
+    @Test func theBondsAnUnconfiguredHostListsAreTheOnesPairingMade() async throws {
+        let link = LoopbackLink()
+        let peripheral = try await Peripheral.start(transport: link.addController().specification, database: try Self.database())
+        var builder = AdvertisingDataBuilder()
+        try builder.append(.serviceUUIDs(ServiceUUIDList([LoopbackPairingTests.service])))
+        try await peripheral.startAdvertising(data: builder.advertisingData.encoded())
+        let central = try await Central.start(transport: link.addController().specification)
+        let events = LoopbackPairingTests.EventLog(peripheral.controller.securityEvents())
+        let peer = try await Self.connect(central)
+        try await peer.pair()
+        try await events.wait(for: "the peripheral's pairing") { if case .paired = $0 { return true }; return false }
+        #expect(peripheral.controller.bonds.bonds.map(\.peer) == [central.info.randomAddress])
+        #expect(central.controller.bonds.bonds.map(\.peer) == [peripheral.info.randomAddress])
+        await central.close()
+        await peripheral.close()
+    }
+
     /// A storage that cannot give an identity stops the start, names why, and lets the
     /// controller go.
     @Test func aStorageThatFailsStopsTheStart() async throws {

@@ -65,12 +65,15 @@ extension Controller {
         }
     }
 
-    /// Lets the security floor post the user's answers back to the loop, and tells it the
-    /// address this host connects from.
+    /// Lets the security floor post the user's answers back to the loop, tells it the
+    /// address this host connects from, and hands it the bonds `bonds` lists (so that
+    /// the store an application reads is the one pairing saves to, configured or not).
     func installSecurity(localAddress: BluetoothAddress) async {
         let loop = self.loop
+        let bonds = securitySettings.withLock { $0.bonds }
         await perform { stack in
             stack.security.localAddress = localAddress
+            stack.security.bonds = bonds
             stack.security.post = { job in loop.submit(job, refuse: { _ in }) }
         }
     }

@@ -7,8 +7,8 @@ import Synchronization
 /// with bonding, listed and removed by the application.
 ///
 /// In memory, with an optional `persist` hook that hears every change (with the whole
-/// list) and keeps it somewhere that outlives the process (SwiftATTBondFile writes a
-/// file). The hook runs under the store's lock, so two changes reach it in the order
+/// list) and keeps it somewhere that outlives the process (a `SecurityStorage`'s
+/// file or database). The hook runs under the store's lock, so two changes reach it in the order
 /// they were made. When it fails the change still holds in memory — the link it came
 /// from is encrypted with those keys either way — and the call throws, so that the
 /// loss is reported rather than found at the next start.

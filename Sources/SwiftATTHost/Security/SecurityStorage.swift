@@ -9,7 +9,6 @@ import SwiftATTSecurity
 /// so a host that came back under a fresh static random address would be a stranger to
 /// every peer it bonded with. `Controller.start(storage:)` asks once the controller's
 /// public address is known, and sets the identity's address before anything is sent.
-/// SwiftATTBondFile keeps both in a JSON file.
 public protocol SecurityStorage: Sendable {
     /// The identity and bonds of `adapter`, made (and kept) the first time it is asked for.
     func security(for adapter: AdapterIdentifier) throws(SecurityStorageError) -> StoredSecurity
