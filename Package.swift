@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "SwiftATTLoopback", targets: ["SwiftATTLoopback"]),
         .library(name: "SwiftATTProfiles", targets: ["SwiftATTProfiles"]),
         .library(name: "SwiftATTDatabaseFile", targets: ["SwiftATTDatabaseFile"]),
+        .library(name: "SwiftATTBondFile", targets: ["SwiftATTBondFile"]),
         .executable(name: "swift-att", targets: ["swift-att"]),
         .executable(name: "swift-att-benchmarks", targets: ["ATTBenchmarks"]),
         .executable(name: "swift-att-host-benchmarks", targets: ["HostBenchmarks"]),
@@ -90,13 +91,20 @@ let package = Package(
         .target(name: "SwiftATTProfiles", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTGATT", "SwiftATTAdvertising"]),
         // A GATT database described in a JSON file (README: "A GATT database in JSON").
         .target(name: "SwiftATTDatabaseFile", dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTJSON", "SwiftATTGATT"]),
+        // A host's identities and bonds in a JSON file, kept from run to run (README:
+        // "Bonds that last"): the host's SecurityStorage on the file system.
+        .target(
+            name: "SwiftATTBondFile",
+            dependencies: ["SwiftATTCore", "SwiftATTJSON", "SwiftATTCrypto", "SwiftATTSecurity", "SwiftATTTransport",
+                           "SwiftATTHost"]
+        ),
 
         // The command-line tool: the only place that formats for humans.
         .executableTarget(
             name: "swift-att",
             dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTJSON", "SwiftATTPDUJSON", "SwiftATTHCI", "SwiftATTL2CAP",
                            "SwiftATTTransport", "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTGATT",
-                           "SwiftATTProfiles", "SwiftATTDatabaseFile"]
+                           "SwiftATTProfiles", "SwiftATTDatabaseFile", "SwiftATTBondFile", "SwiftATTSecurity"]
         ),
 
         // Benchmarks: release-built executables that print tables.
@@ -169,11 +177,16 @@ let package = Package(
             name: "SwiftATTLoopbackTests",
             dependencies: ["SwiftATTLoopback", "SwiftATTHost", "SwiftATTHCI", "SwiftATTTransport", "SwiftATTGATT",
                            "SwiftATTPDU", "SwiftATTCore", "SwiftATTAdvertising", "SwiftATTSMP", "SwiftATTSecurity",
-                           "TestSupport"]
+                           "SwiftATTBondFile", "TestSupport"]
         ),
         .testTarget(
             name: "SwiftATTProfilesTests",
             dependencies: ["SwiftATTProfiles", "SwiftATTGATT", "SwiftATTPDU", "SwiftATTAdvertising", "SwiftATTCore"]
+        ),
+        .testTarget(
+            name: "SwiftATTBondFileTests",
+            dependencies: ["SwiftATTBondFile", "SwiftATTHost", "SwiftATTSecurity", "SwiftATTJSON", "SwiftATTCore", "SwiftATTTransport",
+                           "TestSupport"]
         ),
         .testTarget(
             name: "SwiftATTDatabaseFileTests",

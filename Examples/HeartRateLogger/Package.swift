@@ -44,6 +44,10 @@ let package = Package(
                           dependencies: [.product(name: "SwiftATT", package: "swift-att"),
                                          .product(name: "SwiftATTLoopback", package: "swift-att")],
                           path: "ReadmeExamples/ReadmeLoopback"),
+        .executableTarget(name: "ReadmeBondFile",
+                          dependencies: [.product(name: "SwiftATT", package: "swift-att"),
+                                         .product(name: "SwiftATTBondFile", package: "swift-att")],
+                          path: "ReadmeExamples/ReadmeBondFile"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,8 @@ enum CentralCommand {
         var action: Action
         var transport: TransportSpecification
         var capture: String?
+        /// The bond file (`--bonds`).
+        var bonds: String
         var json = false
         /// The device: an address, or a piece of its name; `nil` finds it by `services`.
         var target: String?
@@ -47,8 +49,8 @@ enum CentralCommand {
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
             arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--text"] + PairingOptions.flagNames),
-            options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send"]
-                         + PairingOptions.optionNames),
+            options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send",
+                          BondsFileOption.name] + PairingOptions.optionNames),
             command: "central")
         if args.wantsHelp {
             Output.print(Usage.central)
@@ -64,7 +66,8 @@ enum CentralCommand {
         guard let action = Action(rawValue: word) else {
             throw .usage("central: unknown action '\(word)' (\(actionList))")
         }
-        var options = Options(action: action, transport: try ControllerSession.specification(args), capture: args.option("--btsnoop"))
+        var options = Options(action: action, transport: try ControllerSession.specification(args), capture: args.option("--btsnoop"),
+                              bonds: BondsFileOption.path(args))
         options.json = args.has("--json")
         options.duplicates = args.has("--duplicates")
         options.passive = args.has("--passive")

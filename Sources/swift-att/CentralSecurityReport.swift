@@ -13,6 +13,8 @@ enum CentralSecurityReport {
                 if resultOnStandardOutput, case .paired = event.change { continue }
                 if report.json {
                     report.emit("", SecurityEventText.json(event))
+                } else if case .bondNotSaved = event.change {
+                    Output.error(SecurityEventText.text(event))
                 } else {
                     Output.progress(SecurityEventText.text(event))
                 }

@@ -24,15 +24,17 @@ enum CentralSession {
         let readsLines = options.action == .shell || options.action == .hc08
         let asksOnTerminal = !readsLines && isatty(STDIN_FILENO) == 1
         let inputs = CentralInputs.start(readingLines: readsLines || asksOnTerminal)
+        let bonds = CommandBondFile(path: options.bonds)
         let central: Central
         do {
-            central = try await Central.start(transport: options.transport, capturePath: options.capture)
+            central = try await Central.start(transport: options.transport, capturePath: options.capture, storage: bonds)
         } catch {
-            throw .failure(error.description)
+            throw bonds.commandError(error)
         }
         let delegate = TerminalPairingDelegate(options: options.pairing, terminal: asksOnTerminal ? inputs : nil,
                                                json: options.json)
         await central.controller.configureSecurity(options.pairing.securityConfiguration, delegate: delegate)
+        // Pairing, encryption and bonds the file could not keep, as they happen.
         let securityReport = CentralSecurityReport.start(central: central, report: report,
                                                          resultOnStandardOutput: options.action == .pair)
         let result: Result<Int32, CommandError>
@@ -44,6 +46,7 @@ enum CentralSession {
         await central.close()
         // Closing ends the security events: what happened up to the end is printed.
         await securityReport.value
+        bonds.close()
         return try result.get()
     }
 

@@ -38,6 +38,8 @@ enum PeripheralCommand {
         var transport: TransportSpecification
         var name: String
         var capture: String?
+        /// The bond file (`--bonds`).
+        var bonds: String
         var duration: Duration?
         var json: Bool
         /// transfer: what to send.
@@ -74,7 +76,8 @@ enum PeripheralCommand {
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
             arguments, flags: ["--json", "--uint16", "--battery", "--device-information", "--yes"],
-            options: Set(["--transport", "--name", "--btsnoop", "--duration", "--text", "--file", "--interval", "--database"]
+            options: Set(["--transport", "--name", "--btsnoop", "--duration", "--text", "--file", "--interval", "--database",
+                          BondsFileOption.name]
                          + batteryOptions + deviceInformationOptions + PairingOptions.optionNames),
             command: "peripheral")
         if args.wantsHelp {
@@ -126,7 +129,7 @@ enum PeripheralCommand {
         }
         var options = Options(
             profile: profile, transport: try ControllerSession.specification(args), name: name,
-            capture: args.option("--btsnoop"), json: args.has("--json"))
+            capture: args.option("--btsnoop"), bonds: BondsFileOption.path(args), json: args.has("--json"))
         options.nameGiven = args.option("--name") != nil
         options.pairing = try PairingOptions(args, command: "peripheral")
         if servesBattery { options.battery = try batteryOptions(args) }

@@ -57,6 +57,8 @@ final class PeripheralSession {
     let advertisement: ProfileAdvertisement
     let report: EventReport
     let inputs: AsyncStream<Input>.Continuation
+    /// The identity and bonds (`--bonds`), opened when the controller has named itself.
+    let bonds: CommandBondFile
     var state = State.starting
     var stopReason = ""
     var connections: [UInt16: BluetoothAddress] = [:]
@@ -85,6 +87,7 @@ final class PeripheralSession {
         batteryLevel = setup.batteryLevel
         name = setup.name
         self.inputs = inputs
+        bonds = CommandBondFile(path: options.bonds)
         report = EventReport(json: options.json, names: setup.names)
         battery = BatterySimulator(level: options.battery?.level ?? 100, drainEvery: 1)
         simulator = HeartRateSimulator(seed: 1, format: options.format, intervalMilliseconds: options.intervalMilliseconds)
@@ -102,10 +105,11 @@ final class PeripheralSession {
 
         let session = PeripheralSession(options: options, setup: setup, inputs: inputs)
         let database = setup.served.database
+        let bonds = session.bonds
         session.tasks.append(Task {
             do throws(ControllerError) {
                 inputs.yield(.started(try await Peripheral.start(
-                    transport: options.transport, database: database, capturePath: options.capture)))
+                    transport: options.transport, database: database, capturePath: options.capture, storage: bonds)))
             } catch {
                 inputs.yield(.startFailed(error))
             }
@@ -123,11 +127,12 @@ final class PeripheralSession {
         case let .started(peripheral):
             try await begin(peripheral)
         case let .startFailed(error):
-            throw .failure(error.description)
+            throw bonds.commandError(error)
         case let .event(event):
             return try await handle(event)
         case let .security(event):
             report.emit(SecurityEventText.text(event), SecurityEventText.json(event))
+            if !options.json, case .bondNotSaved = event.change { Output.error(SecurityEventText.text(event)) }
         case .eventsEnded:
             return try await controllerEnded()
         case let .watched(.signal(signo)):
@@ -494,6 +499,7 @@ final class PeripheralSession {
     private func finish(_ peripheral: Peripheral) async -> Int32 {
         tasks.forEach { $0.cancel() }
         await peripheral.close()
+        bonds.close()
         report.emit("stopped (\(stopReason))", ["event": "stopped", "reason": .string(stopReason)])
         return 0
     }

@@ -17,6 +17,8 @@ enum SecurityEventText {
             return "paired with \(peer): \(describe(result))\(bond == nil ? ", not bonded" : ", bonded")"
         case let .pairingFailed(failure):
             return "pairing with \(peer) failed: \(failure.description.dropPrefix("pairing failed: "))"
+        case let .bondNotSaved(error):
+            return "the bond with \(peer) was not saved: \(error) (the link is encrypted; the next run will not know the device)"
         case let .encryptionFailed(status):
             return "encrypting the link to \(peer) with the stored bond failed: \(HCIStatus(status).name) (the device may have lost its keys; pair again)"
         }
@@ -39,6 +41,9 @@ enum SecurityEventText {
             return ["event": "pairing-failed", "address": .string(peer), "handle": .integer(Int(handle)),
                     "reason": failure.reason.map { .integer(Int($0.rawValue)) } ?? .null,
                     "message": .string(failure.description)]
+        case let .bondNotSaved(error):
+            return ["event": "bond-not-saved", "address": .string(peer), "handle": .integer(Int(handle)),
+                    "message": .string(error.description)]
         case let .encryptionFailed(status):
             return ["event": "encryption-failed", "address": .string(peer), "handle": .integer(Int(handle)),
                     "status": .integer(Int(status)), "statusName": .string(HCIStatus(status).name)]

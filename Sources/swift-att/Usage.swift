@@ -19,10 +19,17 @@ enum Usage {
                                       central, or talk to a heart-rate monitor, an HC-08 module, a
                                       light shield or a chunked text transfer.
           adapters [--json]           List the kernel's Bluetooth adapters and who holds each.
+          bonds [list|remove|clear]   List the bonds kept from run to run, or forget them.
           bridge <A> <B>              Join two HCI endpoints (vhci, tcp, serial): a controller becomes hciN.
           help [<command>]            Show this help, or a command's help.
 
           Give '-' instead of <hex> or <json> to read standard input, one PDU or payload per line.
+
+          info, peripheral and central keep each adapter's identity (a static random address
+          and IRK, made on first use) and its bonds in a bond file (--bonds FILE; by default
+          $XDG_DATA_HOME/swift-att/bonds/bonds.json or ~/.local/share/swift-att/bonds/bonds.json),
+          so a bonded device is encrypted again without pairing on the next run. One swift-att
+          at a time uses a file: give two that run together a file each.
 
         OPTIONS:
           -h, --help                  Show help.
@@ -93,25 +100,30 @@ enum Usage {
         """
 
     static let info = """
-        USAGE: swift-att info [--transport <transport>] [--btsnoop <file>] [--json] [--round-trips <n>]
+        USAGE: swift-att info [--transport <transport>] [--btsnoop <file>] [--bonds <file>] [--json]
+                              [--round-trips <n>]
 
         Opens a controller, runs swift-att's start-up sequence (reset, read version,
         supported commands and features, addresses and buffer sizes, set the event masks
-        and a static random address) and prints what it learned.
+        and the adapter's static random identity address) and prints what it learned.
 
         OPTIONS:
           --transport <t>   hci0 (default; or $SWIFT_ATT_TRANSPORT), serial:/dev/ttyUSB0[@BAUD][,rtscts],
                             tcp:HOST:PORT, tcp-server:HOST:PORT
           --btsnoop <file>  Write every HCI packet to a btsnoop capture (Wireshark, swift-att dump).
+          --bonds <file>    The bond file holding the adapter's identity (made there on first
+                            use); default $XDG_DATA_HOME/swift-att/bonds/bonds.json.
           --json            Print one JSON object instead.
           --round-trips <n> Then time n Read BD_ADDR commands and print the median round trip.
 
-        Exits 0 on success, 2 on a usage error, 3 if the controller or transport fails.
+        Exits 0 on success, 1 if the bond file is not valid (its path and the JSON path at
+        fault are named), 2 on a usage error, 3 if the controller or transport fails or
+        another swift-att holds the bond file.
         """
 
     static let peripheral = """
         USAGE: swift-att peripheral <profile> [--transport <t>] [--name <name>] [--btsnoop <file>]
-                                    [--duration <seconds>] [--json] [<profile options>]
+                                    [--bonds <file>] [--duration <seconds>] [--json] [<profile options>]
                swift-att peripheral --database <file.json> [--transport <t>] [--name <name>] ...
 
         Serves one of the built-in profiles, or a GATT database described in a JSON file, as
@@ -119,7 +131,9 @@ enum Usage {
         changes, subscriptions, what is sent and what centrals write. Advertising resumes by
         itself after each connection and disconnection (up to 4 centrals at once). Runs
         until SIGINT or SIGTERM (centrals are disconnected and the controller released) or
-        for --duration seconds.
+        for --duration seconds. It advertises under the adapter's identity from the bond
+        file, answers pairing (Just Works) and keeps the bonds there, so a bonded central
+        encrypts again without pairing.
 
         PROFILES:
           heart-rate  A heart-rate monitor. Heart Rate service 180D: Measurement 2A37
@@ -159,6 +173,8 @@ enum Usage {
                               GATT database in JSON"; examples in Fixtures/gatt/). Writes are
                               stored and printed.
           --btsnoop <file>    Write every HCI packet to a btsnoop capture.
+          --bonds <file>      The bond file: the adapter's identity and bonds (default
+                              $XDG_DATA_HOME/swift-att/bonds/bonds.json; see 'swift-att bonds').
           --duration <s>      Stop after this many seconds.
           --json              Print one JSON object per event instead ({"event":"connected",...}).
           --text <text>       transfer: the text to send (default: a built-in paragraph).
@@ -194,9 +210,10 @@ enum Usage {
           swift-att peripheral --database Fixtures/gatt/sensor.json
           swift-att peripheral --database Fixtures/gatt/sensor.json --io display --passkey 123456
 
-        Exits 0 when stopped, 1 if --file or --database cannot be read or the database file
-        is not valid (its path and the JSON path at fault are named), 2 on a usage error, 3
-        if the controller or transport fails.
+        Exits 0 when stopped, 1 if --file or --database cannot be read or the database or
+        bond file is not valid (its path and the JSON path at fault are named), 2 on a usage
+        error, 3 if the controller or transport fails or another swift-att holds the bond
+        file. A bond the bond file could not keep is reported as an error as it happens.
         """
 
     /// `swift-att help [command]`.
@@ -210,6 +227,7 @@ enum Usage {
         case "peripheral": Output.print(peripheral)
         case "central": Output.print(central)
         case "adapters": Output.print(adapters)
+        case "bonds": Output.print(bonds)
         case "bridge": Output.print(bridge)
         case "help": Output.print(main)
         case let other?: throw .usage("no help for unknown command '\(other)' (see 'swift-att --help')")
@@ -232,7 +250,9 @@ enum Usage {
         for the device, connects and exchanges ATT_MTU; those that use the database discover it
         first. A value the device protects (Insufficient Encryption or Authentication) makes the
         central encrypt with its bond, or pair (LE Secure Connections where the device has it,
-        as --io allows: Just Works by default), and try once more.
+        as --io allows: Just Works by default), and try once more. The central connects under
+        the adapter's identity from the bond file and keeps its bonds there: a bonded device's
+        link is encrypted as soon as it connects, without pairing.
 
         <device>          An address (C0:B0:00:00:00:0A), or part of the advertised name
                           (case-insensitive). Without one, heart-rate, hc08, light and transfer
@@ -291,12 +311,15 @@ enum Usage {
                             asked on the terminal ("Does the device show 123456? [y/N]").
           --json            One JSON object per line instead of text.
           --btsnoop FILE    Record every HCI packet to FILE (Wireshark, 'swift-att dump').
+          --bonds FILE      The bond file: the adapter's identity and bonds (default
+                            $XDG_DATA_HOME/swift-att/bonds/bonds.json; see 'swift-att bonds').
           -h, --help        Show this help.
 
         Progress goes to standard error; results to standard output. Exits 0 on success,
-        1 on bad input (hex, an unknown characteristic), 2 on a usage error, 3 when the
-        controller or transport fails, 4 when the device is not found, refuses (its ATT
-        error is named) or disconnects.
+        1 on bad input (hex, an unknown characteristic, a bond file that is not valid), 2 on
+        a usage error, 3 when the controller or transport fails or another swift-att holds
+        the bond file, 4 when the device is not found, refuses (its ATT error is named) or
+        disconnects.
         """
 
     static let adapters = """
@@ -312,6 +335,44 @@ enum Usage {
           -h, --help  Show this help.
 
         Exits 0 on success, 3 if the kernel has no Bluetooth support.
+        """
+
+    static let bonds = """
+        USAGE: swift-att bonds [list] [--keys] [--json] [--bonds <file>]
+               swift-att bonds remove <address> [--json] [--bonds <file>]
+               swift-att bonds clear [--json] [--bonds <file>]
+
+        What the bond file holds: per adapter (its public address, or the transport of a
+        controller without one), the identity info, peripheral and central use on it — a
+        static random address and an IRK, made on first use — and the devices bonded under
+        it, with the keys each bond holds, whether pairing authenticated it, whether it
+        used LE Secure Connections, and the key size.
+
+        ACTIONS:
+          list        (the default) List the identities and bonds. Key values are printed
+                      only with --keys. Reads the file without locking it, so it works
+                      while a swift-att is using the file; creates nothing.
+          remove      Forget the bond with <address> (its identity address, or a resolvable
+                      private address its IRK resolves) on every adapter.
+          clear       Forget every bond. The identities stay, so each adapter keeps its address.
+
+        OPTIONS:
+          --bonds <file>  The bond file (default $XDG_DATA_HOME/swift-att/bonds/bonds.json,
+                          or ~/.local/share/swift-att/bonds/bonds.json).
+          --keys          list: print the keys too (LTKs with EDIV and Rand, IRKs, CSRKs; 32
+                          hex digits, most significant first).
+          --json          Print one JSON object instead.
+          -h, --help      Show this help.
+
+        EXAMPLES:
+          swift-att bonds
+          swift-att bonds remove D1:22:33:44:55:66
+          swift-att bonds list --json --bonds /var/lib/sensor/bonds.json
+
+        Exits 0 on success, 1 if the file is not a valid bond file (its path and the JSON
+        path at fault are named; the file is left as it is) or has no bond with <address>,
+        2 on a usage error, 3 if another swift-att holds the file (remove, clear) or it
+        cannot be written.
         """
 
     static let bridge = """

@@ -20,6 +20,7 @@ func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
     case "peripheral": return try await PeripheralCommand.run(rest)
     case "central": return try await CentralCommand.run(rest)
     case "adapters": return try AdaptersCommand.run(rest)
+    case "bonds": return try BondsCommand.run(rest)
     case "bridge": return try BridgeCommand.run(rest)
     case "help": return try Usage.help(for: rest)
     case "-h", "--help": Output.print(Usage.main)

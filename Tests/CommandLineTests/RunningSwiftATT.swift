@@ -13,6 +13,8 @@ final class RunningSwiftATT {
     private let input = Pipe()
     private let output = Pipe()
     private let errorURL: URL
+    /// Its XDG_DATA_HOME (`SwiftATTProcess.environment`), removed at the end.
+    private let dataURL: URL
     /// Standard output's lines as they arrive; finished when it closes.
     private let received = ArrivalLog<String>()
     /// Standard output's bytes as read, partial last line included.
@@ -30,9 +32,11 @@ final class RunningSwiftATT {
             throw SwiftATTProcess.BinaryNotFound(searched: SwiftATTProcess.candidates.map(\.path))
         }
         errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-\(command)-\(UUID().uuidString).stderr")
+        dataURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-\(command)-\(UUID().uuidString).data")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.executableURL = binary
         process.arguments = [command] + arguments
+        process.environment = SwiftATTProcess.environment(dataHome: dataURL.path)
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errorsInOutput ? output : try FileHandle(forWritingTo: errorURL)
@@ -130,6 +134,7 @@ final class RunningSwiftATT {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: errorURL)
+        try? FileManager.default.removeItem(at: dataURL)
     }
 
     deinit { stop() }

@@ -37,10 +37,20 @@ enum SwiftATTProcess {
 
     static let binary: URL? = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
+    /// The environment a test's swift-att runs in: this process's, with XDG_DATA_HOME
+    /// set to `dataHome` so that its default bond file is its own (never the user's,
+    /// and never another test's, whose lock it would find held), and `extra` on top.
+    static func environment(dataHome: String, _ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = dataHome
+        environment.merge(extra) { _, new in new }
+        return environment
+    }
+
     /// Runs `swift-att arguments…` with `input` on standard input. Awaits the exit
     /// (Process's termination handler) rather than blocking in `waitUntilExit`: a test
     /// waiting for a subprocess holds no thread of Swift's small cooperative pool.
-    static func run(_ arguments: [String], input: String = "") async throws -> Result {
+    static func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) async throws -> Result {
         guard let binary else {
             throw BinaryNotFound(searched: candidates.map(\.path))
         }
@@ -66,6 +76,7 @@ enum SwiftATTProcess {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.environment = environment(dataHome: directory.appendingPathComponent("data").path, extra)
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr

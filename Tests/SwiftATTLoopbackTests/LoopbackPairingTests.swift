@@ -306,7 +306,7 @@ import TestSupport
         let oldKey = try #require(pair.bonds().central?.centralKey)
         try await peer.disconnect()
         try await eventually("the link gone") { pair.link.connectionCount == 0 }
-        pair.peripheral.controller.bonds.removeAll()
+        try pair.peripheral.controller.bonds.removeAll()
 
         peer = try await pair.connect()
         let handle = peer.handle

@@ -56,12 +56,12 @@ import TestSupport
         var bond = try #require(pair.central.controller.bonds.bond(for: address))
         // The central signs with a counter the server has seen (as a replay would).
         bond.localSignCounter = 1
-        pair.central.controller.bonds.save(bond)
+        try pair.central.controller.bonds.save(bond)
         try await peer.write([0x03], to: characteristic, type: .signedWithoutResponse)
         // And with a key the server never received.
         bond.localSignCounter = 10
         bond.localSignatureKey = (bond.localSignatureKey ?? 0) ^ 1
-        pair.central.controller.bonds.save(bond)
+        try pair.central.controller.bonds.save(bond)
         try await peer.write([0x04], to: characteristic, type: .signedWithoutResponse)
         try await Self.settle(peer, pair)
         #expect(pair.writes.values == [[0x01], [0x02]])

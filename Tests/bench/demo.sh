@@ -42,16 +42,18 @@ start_radio "$work" 600
 say "Bumble's virtual radio: controllers on tcp:127.0.0.1:$port0 and :$port1"
 
 say "swift-att peripheral heart-rate (on controller 1)"
-"$bin" peripheral heart-rate --transport "tcp:127.0.0.1:$port0" --interval 500 > "$work/peripheral.out" 2>&1 &
+# Each swift-att keeps its identity and bonds in a file of its own: the two run at once.
+"$bin" peripheral heart-rate --transport "tcp:127.0.0.1:$port0" --interval 500 --bonds "$work/peripheral-bonds.json" \
+    > "$work/peripheral.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do grep -q "advertising" "$work/peripheral.out" && break; sleep 0.1; done
 sed -n 1p "$work/peripheral.out"
 
 say "swift-att central discover --service 180D (on controller 2)"
-"$bin" central discover --service 180D --transport "tcp:127.0.0.1:$port1"
+"$bin" central discover --service 180D --transport "tcp:127.0.0.1:$port1" --bonds "$work/central-bonds.json"
 
 say "swift-att central heart-rate --count $count"
-"$bin" central heart-rate --count "$count" --transport "tcp:127.0.0.1:$port1"
+"$bin" central heart-rate --count "$count" --transport "tcp:127.0.0.1:$port1" --bonds "$work/central-bonds.json"
 
 say "what the peripheral saw"
 cat "$work/peripheral.out"

@@ -26,15 +26,17 @@ public final class Central: Sendable {
     /// long the peer's server may take to answer a request before the call fails with
     /// `timedOut` and the link's bearer closes (the spec's 30 s; shorter for tests).
     /// On `eventLoop` the host shares that thread (`HostEventLoop`); by default it gets
-    /// one of its own.
+    /// one of its own. With `storage`, the host connects under the identity it keeps
+    /// for this adapter and keeps its bonds there (`Controller.start(storage:)`);
+    /// without, under a fresh static random address with bonds in memory.
     public static func start(
         transport: TransportSpecification, capturePath: String? = nil, transactionTimeout: Duration = .seconds(30),
-        on eventLoop: HostEventLoop? = nil
+        storage: (any SecurityStorage)? = nil, on eventLoop: HostEventLoop? = nil
     ) async throws(ControllerError) -> Central {
         let controller = try await Controller.open(transport, capturePath: capturePath, on: eventLoop)
         await controller.perform { stack in stack.attributes.transactionTimeout = transactionTimeout }
         do {
-            return Central(controller: controller, info: try await controller.start())
+            return Central(controller: controller, info: try await controller.start(.init(storage)))
         } catch {
             await controller.close()
             throw error
@@ -43,9 +45,9 @@ public final class Central: Sendable {
 
     /// Opens the controller named by a transport string ("hci0", "serial:/dev/ttyUSB0",
     /// "tcp:127.0.0.1:9000") and runs its start-up sequence.
-    public static func start(transport: String, capturePath: String? = nil,
+    public static func start(transport: String, capturePath: String? = nil, storage: (any SecurityStorage)? = nil,
                              on eventLoop: HostEventLoop? = nil) async throws(ControllerError) -> Central {
-        try await start(transport: try .hostParsing(transport), capturePath: capturePath, on: eventLoop)
+        try await start(transport: try .hostParsing(transport), capturePath: capturePath, storage: storage, on: eventLoop)
     }
 
     /// Scans for devices advertising any of `services` (every device when empty), as

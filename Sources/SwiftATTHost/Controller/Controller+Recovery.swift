@@ -31,7 +31,7 @@ extension Controller {
             outcome = .restartFailed(resetFailure)
         } else {
             do {
-                outcome = .restarted(try await initialize(randomAddress: info?.randomAddress))
+                outcome = .restarted(try await initialize(.given(info?.randomAddress)))
             } catch {
                 outcome = .restartFailed(error)
             }

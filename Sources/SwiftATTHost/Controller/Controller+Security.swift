@@ -4,24 +4,26 @@ import SwiftATTSecurity
 
 extension Controller {
     /// Sets how this host pairs and encrypts, where it keeps its bonds, and who answers
-    /// the user's questions. Applies to pairings that start afterwards.
+    /// the user's questions. Applies to pairings that start afterwards. After
+    /// `start(storage:)`, a configuration without an identity distributes the stored
+    /// one, and the stored bonds stay unless `bonds` replaces them.
     public func configureSecurity(_ configuration: SecurityConfiguration, bonds: BondStore? = nil,
                                   delegate: (any PairingDelegate)? = nil) async {
-        let store = securitySettings.withLock { settings -> BondStore in
+        let (effective, store) = securitySettings.withLock { settings -> (SecurityConfiguration, BondStore) in
             settings.configuration = configuration
             if let bonds { settings.bonds = bonds }
             settings.delegate = delegate
-            return settings.bonds
+            return (settings.effectiveConfiguration, settings.bonds)
         }
         await perform { stack in
-            stack.security.configuration = configuration
+            stack.security.configuration = effective
             stack.security.bonds = store
             stack.security.delegate = delegate
         }
     }
 
-    /// How this host pairs (`configureSecurity`).
-    public var securityConfiguration: SecurityConfiguration { securitySettings.withLock { $0.configuration } }
+    /// How this host pairs (`configureSecurity`), with the stored identity filled in.
+    public var securityConfiguration: SecurityConfiguration { securitySettings.withLock { $0.effectiveConfiguration } }
 
     /// The bonds this host keeps.
     public var bonds: BondStore { securitySettings.withLock { $0.bonds } }
@@ -59,12 +61,30 @@ extension Controller {
         }
     }
 
-    /// Lets the security floor post the user's answers back to the loop, and tells it the
-    /// address this host connects from.
+    /// Takes the identity and bonds a storage kept for this adapter: the pairing
+    /// configuration distributes that identity, and the bonds answer reconnections.
+    func adopt(_ stored: StoredSecurity) async {
+        let effective = securitySettings.withLock { settings -> SecurityConfiguration in
+            settings.storedIdentity = stored.identity
+            settings.bonds = stored.bonds
+            return settings.effectiveConfiguration
+        }
+        let bonds = stored.bonds
+        await perform { stack in
+            stack.security.configuration = effective
+            stack.security.bonds = bonds
+        }
+    }
+
+    /// Lets the security floor post the user's answers back to the loop, tells it the
+    /// address this host connects from, and hands it the bonds `bonds` lists (so that
+    /// the store an application reads is the one pairing saves to, configured or not).
     func installSecurity(localAddress: BluetoothAddress) async {
         let loop = self.loop
+        let bonds = securitySettings.withLock { $0.bonds }
         await perform { stack in
             stack.security.localAddress = localAddress
+            stack.security.bonds = bonds
             stack.security.post = { job in loop.submit(job, refuse: { _ in }) }
         }
     }
@@ -75,4 +95,15 @@ struct SecuritySettings: Sendable {
     var configuration = SecurityConfiguration()
     var bonds = BondStore()
     var delegate: (any PairingDelegate)?
+    /// The identity `start(storage:)` took from the storage.
+    var storedIdentity: LocalIdentity?
+
+    /// What the security floor runs with: the configuration, distributing the stored
+    /// identity when the configuration names none (so that a later `configureSecurity`
+    /// written without storage in mind keeps the identity the host connects with).
+    var effectiveConfiguration: SecurityConfiguration {
+        var effective = configuration
+        if effective.pairing.identity == nil { effective.pairing.identity = storedIdentity }
+        return effective
+    }
 }

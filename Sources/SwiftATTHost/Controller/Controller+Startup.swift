@@ -29,14 +29,40 @@ extension Controller {
     /// throws an error naming its command. From then on a Hardware Error event makes the
     /// host reset the controller and run this sequence again (`recoveries()`).
     public func start(randomAddress: BluetoothAddress? = nil) async throws(ControllerError) -> ControllerInfo {
+        try await start(.given(randomAddress))
+    }
+
+    /// Starts as `start(randomAddress:)` does, with the identity `storage` keeps for
+    /// this adapter (made on first use): its static random address is the one set, its
+    /// IRK and address are distributed when pairing, and its bonds are the host's.
+    /// Throws `.securityStorage` when the storage cannot give them.
+    public func start(storage: any SecurityStorage) async throws(ControllerError) -> ControllerInfo {
+        try await start(.stored(storage))
+    }
+
+    /// Where the static random address comes from.
+    enum AddressSource {
+        /// This address, or a fresh one when nil.
+        case given(BluetoothAddress?)
+        /// The identity the storage keeps for the adapter, known once Read BD_ADDR has
+        /// named it.
+        case stored(any SecurityStorage)
+
+        /// The storage's identity, or a fresh address without one.
+        init(_ storage: (any SecurityStorage)?) {
+            self = storage.map { .stored($0) } ?? .given(nil)
+        }
+    }
+
+    func start(_ address: AddressSource) async throws(ControllerError) -> ControllerInfo {
         _ = try await send(Reset(), timeout: .seconds(5))
-        let info = try await initialize(randomAddress: randomAddress)
+        let info = try await initialize(address)
         await installRecovery()
         return info
     }
 
     /// The start-up sequence after HCI_Reset.
-    func initialize(randomAddress: BluetoothAddress?) async throws(ControllerError) -> ControllerInfo {
+    func initialize(_ address: AddressSource) async throws(ControllerError) -> ControllerInfo {
         let version = try await send(ReadLocalVersionInformation())
         let commands = try await send(ReadLocalSupportedCommands()).supportedCommands
         let publicAddress = try await send(ReadBDADDR()).address
@@ -60,7 +86,7 @@ extension Controller {
 
         _ = try await send(SetEventMask(eventMask: Self.eventMask))
         _ = try await send(LESetEventMask(eventMask: Self.leEventMask))
-        let random = randomAddress ?? Self.makeStaticRandomAddress()
+        let random = try await staticRandomAddress(from: address, publicAddress: publicAddress)
         _ = try await send(LESetRandomAddress(randomAddress: random))
 
         let info = ControllerInfo(
@@ -71,6 +97,31 @@ extension Controller {
         await installSecurity(localAddress: random)
         remember(info)
         return info
+    }
+
+    /// The address to set: given, fresh, or the stored identity's (whose bonds the host
+    /// then adopts).
+    private func staticRandomAddress(from source: AddressSource,
+                                     publicAddress: BluetoothAddress) async throws(ControllerError) -> BluetoothAddress {
+        switch source {
+        case let .given(address):
+            return address ?? Self.makeStaticRandomAddress()
+        case let .stored(storage):
+            let adapter = AdapterIdentifier(publicAddress: publicAddress, transport: transportName)
+            let stored: StoredSecurity
+            do {
+                stored = try storage.security(for: adapter)
+            } catch {
+                throw .securityStorage(error)
+            }
+            let address = stored.identity.address
+            guard address.randomSubtype == .static else {
+                throw .securityStorage(SecurityStorageError(
+                    "the identity stored for \(adapter) has address \(address), which is not a static random address"))
+            }
+            await adopt(stored)
+            return address
+        }
     }
 
     /// Stops scanning and advertising a previous host may have left running. Reset

@@ -20,6 +20,9 @@ public enum ControllerError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The event loop could not start: the system call named failed, the process being
     /// out of descriptors (`pipe`) or threads (`pthread_create`).
     case eventLoopUnavailable(String, Errno)
+    /// `start(storage:)` could not get this adapter's identity and bonds from the
+    /// storage (a file in use or unreadable, or a new identity that could not be kept).
+    case securityStorage(SecurityStorageError)
 
     public var description: String {
         switch self {
@@ -29,6 +32,7 @@ public enum ControllerError: Error, Hashable, Sendable, CustomStringConvertible 
         case let .notStarted(call): return "\(call) before start(): the controller's start-up sequence has not run"
         case let .eventLoopUnavailable(call, errno):
             return "the host's event loop could not start: \(call) failed: \(errno)"
+        case let .securityStorage(error): return error.description
         }
     }
 }

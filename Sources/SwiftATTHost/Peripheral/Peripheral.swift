@@ -50,16 +50,19 @@ public final class Peripheral: Sendable {
     /// Opens the controller, runs its start-up sequence and starts serving `database`.
     /// `readvertising` says whether advertising resumes by itself after connections.
     /// On `eventLoop` the host shares that thread (`HostEventLoop`); by default it gets
-    /// one of its own.
+    /// one of its own. With `storage`, the host advertises under the identity it keeps
+    /// for this adapter and keeps its bonds there (`Controller.start(storage:)`);
+    /// without, under a fresh static random address with bonds in memory.
     public static func start(
         transport: TransportSpecification, database: GATTDatabase,
         configuration: GATTServer.Configuration = .init(), capturePath: String? = nil,
-        readvertising: Readvertising = .default, on eventLoop: HostEventLoop? = nil
+        readvertising: Readvertising = .default, storage: (any SecurityStorage)? = nil,
+        on eventLoop: HostEventLoop? = nil
     ) async throws(ControllerError) -> Peripheral {
         let controller = try await Controller.open(transport, capturePath: capturePath, on: eventLoop)
         let info: ControllerInfo
         do {
-            info = try await controller.start()
+            info = try await controller.start(.init(storage))
         } catch {
             await controller.close()
             throw error
@@ -76,10 +79,11 @@ public final class Peripheral: Sendable {
     public static func start(
         transport: String, database: GATTDatabase,
         configuration: GATTServer.Configuration = .init(), capturePath: String? = nil,
-        readvertising: Readvertising = .default, on eventLoop: HostEventLoop? = nil
+        readvertising: Readvertising = .default, storage: (any SecurityStorage)? = nil,
+        on eventLoop: HostEventLoop? = nil
     ) async throws(ControllerError) -> Peripheral {
         try await start(transport: try .hostParsing(transport), database: database, configuration: configuration,
-                        capturePath: capturePath, readvertising: readvertising, on: eventLoop)
+                        capturePath: capturePath, readvertising: readvertising, storage: storage, on: eventLoop)
     }
 
     /// Connectable advertising with `data` (and an optional scan response), remembered

@@ -22,6 +22,10 @@ public struct SecurityEvent: Sendable, Hashable {
         /// Encrypting with a stored bond failed (the peer lost its key, typically); the
         /// bond is kept, and pairing again replaces it.
         case encryptionFailed(HCIStatusCode)
+        /// A bond made on the link is in memory, and encrypts this host's links with the
+        /// peer until it stops, but its storage failed to keep it: the next run will not
+        /// know the peer.
+        case bondNotSaved(SecurityStorageError)
     }
 
     public init(handle: UInt16, peer: BluetoothAddress, change: Change) {

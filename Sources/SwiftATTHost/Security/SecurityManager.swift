@@ -29,6 +29,9 @@ import SwiftATTSecurity
 ///   only when that pairing succeeds.
 /// - Without a delegate, Numeric Comparison is refused and Passkey Entry cancelled:
 ///   nobody saw the number.
+/// - A bond reaches its storage on the loop as the pairing completes: it is written
+///   before anything it protects crosses the link, and a bond is made a few times in a
+///   device's life. A storage that fails is reported (`.bondNotSaved`), not retried.
 ///
 /// Loop-confined; nothing here is touched from another thread.
 final class SecurityManager {
@@ -313,7 +316,7 @@ final class SecurityManager {
         let counter = command.signCounter
         if let last = bond.peerSignCounter, counter <= last { return nil }
         bond.peerSignCounter = counter
-        bonds.save(bond)
+        keep(bond, on: link)
         return bond.authenticated
     }
 
@@ -325,8 +328,18 @@ final class SecurityManager {
               let key = bond.localSignatureKey, bond.localSignCounter < .max else { return nil }
         let counter = bond.localSignCounter
         bond.localSignCounter += 1
-        bonds.save(bond)
+        keep(bond, on: link)
         return (key, counter)
+    }
+
+    /// Saves a bond whose counters moved; a storage that fails is reported (the counters
+    /// hold in memory until the host stops).
+    private func keep(_ bond: Bond, on link: LinkSecurity) {
+        do {
+            try bonds.save(bond)
+        } catch {
+            listeners.yield(SecurityEvent(handle: link.handle, peer: link.name, change: .bondNotSaved(error)))
+        }
     }
 
     // MARK: Deadlines
@@ -445,15 +458,23 @@ final class SecurityManager {
                 startEncryption(key, on: link)
             case let .completed(result):
                 var bond: Bond?
+                var notSaved: SecurityStorageError?
                 if result.bonding {
                     let made = Bond(result: result, peerAddress: peer)
-                    bonds.save(made)
+                    do {
+                        try bonds.save(made)
+                    } catch {
+                        notSaved = error
+                    }
                     bond = made
                 }
                 if let identity = result.peerKeys.identityAddress { link.identity = identity }
                 if let bond { bonded?(handle, bond.peer) }
                 throttle.recordSuccess(peer: peer)
                 listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .paired(result, bond: bond)))
+                if bond != nil, let notSaved {
+                    listeners.yield(SecurityEvent(handle: handle, peer: link.name, change: .bondNotSaved(notSaved)))
+                }
                 finish(link, .success(link.level))
             case let .failed(failure):
                 throttle.record(failure, peer: peer, now: now)
