@@ -279,10 +279,11 @@ agent_stop() {
 # through hci1 (Read By Type, so no handle to know). No "-i hci1": that names hci1's
 # public address as the source, which the kernel routes nowhere once hci1's identity is
 # its static address (EHOSTUNREACH); with no source the kernel takes the one adapter that
-# is up and not on the user channel, hci1. Bounded: gatttool waits as long as the
-# kernel's connection attempt does.
+# is up and not on the user channel, hci1. Bounded (SECONDS, 40 by default): gatttool
+# waits as long as the kernel's connection attempt does.
 gatt() {
-    timeout 40 gatttool -t random -b "$SMP_ADDRESS" --sec-level="$1" --char-read --uuid=$SMP_ENCRYPTED >"$2" 2>&1
+    timeout "${3:-40}" gatttool -t random -b "$SMP_ADDRESS" --sec-level="$1" --char-read --uuid=$SMP_ENCRYPTED \
+        >"$2" 2>&1
 }
 
 # disconnections_reach N: until swift-att has seen N links close (the kernel drops an
@@ -417,11 +418,15 @@ scenario_kernel_smp() {
     # (c) sec-level low: the read goes out unencrypted and swift-att refuses it
     # (Insufficient Encryption). gatttool's ATT layer then raises the link's security to
     # medium by itself and retries, so the kernel encrypts with the bond and the read
-    # succeeds; the refusal is seen in the capture, not in gatttool's output.
-    gatt low /tmp/gatt-low.out
+    # succeeds; the refusal is seen in the capture, not in gatttool's output. In about
+    # one run in six gatttool writes the retry while the kernel still holds the socket
+    # for encryption; the kernel drops it (ENOTCONN) and gatttool waits out its 30 s ATT
+    # timeout, the link left up. Swift-att has done its part by then, so the read is
+    # bounded at 20 s and the result says which way it went.
+    gatt low /tmp/gatt-low.out 20
     sed 's/^/KBENCH GATTTOOL low: /' /tmp/gatt-low.out
     value_low=$(read_value /tmp/gatt-low.out)
-    disconnections_reach 3
+    [ -n "$value_low" ] && disconnections_reach 3
 
     stop_peripheral $pid
     stopped=$?
@@ -459,9 +464,14 @@ scenario_kernel_smp() {
     else
         result kernel-smp-bond FAIL "read '$value_bond', $(sed -n 's/^link 2: //p' /tmp/smp.links), user confirms $asked: $(tr '\n' ' ' </tmp/gatt-bond.out)"
     fi
-    if [ -n "$served" ] && [ "$value_low" = "$expected" ] && [ "$(link_field 3 refused)" -ge 1 ] && [ "$(link_field 3 pairing)" = 0 ] \
-        && [ "$(link_field 3 encrypted)" -ge 1 ] && [ -n "$bonded_key" ]; then
+    # swift-att's part of (c): refused the plain read, encrypted with the bond, no pairing.
+    low_ok=""
+    [ -n "$served" ] && [ "$(link_field 3 refused)" -ge 1 ] && [ "$(link_field 3 pairing)" = 0 ] \
+        && [ "$(link_field 3 encrypted)" -ge 1 ] && [ -n "$bonded_key" ] && low_ok=yes
+    if [ -n "$low_ok" ] && [ "$value_low" = "$expected" ]; then
         result kernel-smp-low PASS "--sec-level=low: swift-att refused the unencrypted Read By Type (Insufficient Encryption, in its capture); gatttool raised security itself and retried, the kernel encrypted with the bond (no pairing) and the read returned '$text'; on the link: $(link_story 3)"
+    elif [ -n "$low_ok" ] && [ -z "$value_low" ] && [ "$(link_story 3)" = "read refused (Insufficient Encryption), encrypted" ]; then
+        result kernel-smp-low PASS "--sec-level=low: swift-att refused the unencrypted Read By Type (Insufficient Encryption) and the kernel encrypted with the bond (no pairing), but gatttool's retried read never reached the link (written while the kernel held the socket for encryption: gatttool's race, not swift-att's); gatttool: $(tr '\n' ' ' </tmp/gatt-low.out)"
     else
         result kernel-smp-low FAIL "read '$value_low', $(sed -n 's/^link 3: //p' /tmp/smp.links): $(tr '\n' ' ' </tmp/gatt-low.out)"
     fi
