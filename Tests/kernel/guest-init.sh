@@ -16,10 +16,20 @@ for m in ctr sha512_generic sha3_generic jitterentropy_rng drbg hci_vhci virtio_
     modprobe "$m" || echo "KBENCH RESULT boot FAIL modprobe $m"
 done
 
+# virtio_port NAME: the /dev node of the virtio-serial port qemu named NAME (host.py names
+# them "hci" for hci0 and "hci-kernel" for the kernel's hci1). No udev here to make the
+# /dev/virtio-ports/NAME links, so read the names from sysfs.
+virtio_port() {
+    for p in /sys/class/virtio-ports/*; do
+        [ "$(cat "$p/name" 2>/dev/null)" = "$1" ] && echo "/dev/${p##*/}" && return 0
+    done
+    return 1
+}
+
 port=""
 for _ in $(seq 50); do
-    port=$(ls /dev/vport*p1 2>/dev/null | head -n1)
-    [ -n "$port" ] && break
+    port=$(virtio_port hci) && [ -e "$port" ] && break
+    port=""
     sleep 0.1
 done
 [ -n "$port" ] || echo "KBENCH RESULT boot FAIL no virtio-serial port"
@@ -33,7 +43,8 @@ for _ in $(seq 100); do
 done
 if [ -e /sys/class/bluetooth/hci0 ]; then
     echo "KBENCH BOOT hci0 $(cut -d' ' -f1 /proc/uptime) $(grep 'created' /tmp/bridge.out)"
-    /bin/sh /guest-scenarios.sh
+    # The kernel-SMP scenarios bridge the second port to hci1 themselves.
+    KERNEL_PORT=$(virtio_port hci-kernel) /bin/sh /guest-scenarios.sh
 else
     echo "KBENCH RESULT boot FAIL hci0 never appeared: $(cat /tmp/bridge.out)"
 fi

@@ -4,12 +4,13 @@
     host.py --kernel VMLINUZ --initrd INITRD --transfer-text FILE --work DIR
 
 Starts Bumble's linked virtual controllers (Tests/bench/controllers.py), boots the guest
-once under qemu with its virtio-serial port connected to controller 0, follows the
-guest's console, and when the guest asks ("KBENCH NEED ...") runs a Bumble central
-(Tests/bench/bumble_peer.py) on controller 1 against the swift-att peripheral advertising
-in the guest, checking what it receives. Prints every result and figure, and exits 1 if
-any scenario failed or never reported. Everything it starts it stops, by PID, on every
-path out (bounded waits).
+once under qemu with two virtio-serial ports, one connected to controller 0 (the guest's
+hci0, for swift-att) and one to controller 4 (hci1, left to the kernel's own host stack
+as a peer), follows the guest's console, and when the guest asks ("KBENCH NEED ...")
+runs a Bumble central (Tests/bench/bumble_peer.py) on controller 1 against the swift-att
+peripheral advertising in the guest, checking what it receives. Prints every result and
+figure, and exits 1 if any scenario failed or never reported. Everything it starts it
+stops, by PID, on every path out (bounded waits).
 """
 import argparse
 import json
@@ -25,7 +26,8 @@ BENCH = os.path.join(os.path.dirname(HERE), 'bench')
 
 # What the guest must report (guest-scenarios.sh) and what the host checks itself.
 GUEST_SCENARIOS = ['open-hci0', 'adapters-after-close', 'peripheral-heart-rate', 'error-ebusy',
-                   'notification-rate', 'error-eperm', 'error-enodev', 'error-rfkill', 'central-over-hci0']
+                   'notification-rate', 'error-eperm', 'error-enodev', 'error-rfkill', 'central-over-hci0',
+                   'kernel-smp-pair', 'kernel-smp-bond', 'kernel-smp-low', 'kernel-smp-high']
 HOST_SCENARIOS = ['heart-rate-central', 'transfer-central', 'baseline-tcp-info', 'baseline-tcp-transfer']
 HEART_RATE_MEASUREMENT = '2A37'
 CENTRAL_ADDRESSES = {'heart-rate-central': 'C0:B0:00:00:00:71', 'transfer-central': 'C0:B0:00:00:00:73',
@@ -73,8 +75,9 @@ class Bench:
 
     # ---------------------------------------------------------------- controllers
     def start_controllers(self, count, log_name):
-        """The guest's run uses 4: 0 is the guest's hci0; 1, 2 the Bumble centrals; 3 (d)'s
-        Bumble peripheral."""
+        """The guest's run uses 5: 0 is the guest's hci0; 1, 2 the Bumble centrals; 3 (d)'s
+        Bumble peripheral; 4 the guest's hci1, which the kernel keeps (the kernel-SMP
+        scenarios)."""
         ports = free_ports(count)
         out = open(os.path.join(self.args.work, log_name), 'w')
         process = self.start('controllers', [self.python, os.path.join(BENCH, 'controllers.py'),
@@ -228,14 +231,17 @@ class Bench:
 
     # ---------------------------------------------------------------- the guest
     def run(self):
-        ports = self.start_controllers(4, 'controllers.log')
+        ports = self.start_controllers(5, 'controllers.log')
         console_path = os.path.join(self.args.work, 'console.log')
         open(console_path, 'w').close()
         qemu = ['qemu-system-x86_64', '-accel', 'tcg', '-cpu', 'max', '-m', '512', '-smp', '1', '-nodefaults', '-no-reboot',
                 '-display', 'none', '-monitor', 'none', '-kernel', self.args.kernel, '-initrd', self.args.initrd,
                 '-append', 'console=ttyS0 panic=-1 loglevel=4', '-serial', f'file:{console_path}',
                 '-chardev', f'socket,id=bt,host=127.0.0.1,port={ports[0]},nodelay=on',
-                '-device', 'virtio-serial-pci', '-device', 'virtserialport,chardev=bt,name=hci']
+                '-chardev', f'socket,id=btk,host=127.0.0.1,port={ports[4]},nodelay=on',
+                # The guest finds each port by its name (/sys/class/virtio-ports/*/name).
+                '-device', 'virtio-serial-pci', '-device', 'virtserialport,chardev=bt,name=hci',
+                '-device', 'virtserialport,chardev=btk,name=hci-kernel']
         started = time.monotonic()
         process = self.start('qemu', qemu, stdin=subprocess.DEVNULL,
                              stdout=open(os.path.join(self.args.work, 'qemu.log'), 'w'), stderr=subprocess.STDOUT)
@@ -318,6 +324,7 @@ class Bench:
         if self.rates.get('baseline-notification-rate') and self.rates.get('notification-rate'):
             share = self.rates['notification-rate'] / self.rates['baseline-notification-rate']
             log(f'{"  kernel path / TCP":34} {share:.0%} of the notification rate')
+        log(f'{"kernel SMP scenarios":34} {self.figures.get("kernel-smp", "not measured")}')
         log(f'RESULT: {"FAIL" if failed else "PASS"}')
         return 1 if failed else 0
 

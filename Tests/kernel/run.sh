@@ -5,10 +5,13 @@
 #   Tests/kernel/run.sh        (root: installs packages; KERNEL_BENCH_DIR=/tmp/swift-att-kernel-bench)
 #
 # 1. packages: qemu-system-x86, busybox-static, cpio, kmod (apt); Bumble (Tests/bench/setup.sh)
-# 2. Debian's linux-image .deb (apt-get download), only the modules the guest loads
+# 2. Debian's linux-image .deb (apt-get download), only the modules the guest loads;
+#    bluez and the libraries its tools link (apt-get download, unpacked, not installed)
 # 3. swift-att, release, --static-swift-stdlib (as .ci/run builds it)
 # 4. the initramfs: busybox, swift-att and the glibc it needs, modules + depmod,
-#    guest-init.sh as /init, guest-scenarios.sh, the text the transfer scenario sends
+#    guest-init.sh as /init, guest-scenarios.sh, the text the transfer scenario sends;
+#    btmgmt and gatttool from Debian's bluez .deb with their libraries (the kernel-SMP
+#    scenarios: the kernel's own host stack as swift-att's peer, no bluetoothd)
 # 5. host.py: Bumble's controllers, one qemu boot, Bumble centrals on demand, the report
 # Exits 0 only if every scenario passed (or is an explicit SKIP).
 set -euo pipefail
@@ -64,6 +67,23 @@ if [ ! -f "$WORK/kernel/boot/vmlinuz-$KV" ]; then
 fi
 VMLINUZ=$WORK/kernel/boot/vmlinuz-$KV
 
+# ---------------------------------------------------------------- 2b. bluez, unpacked
+step "bluez"
+# btmgmt (the management socket) and gatttool (ATT over the kernel's L2CAP sockets) for
+# the kernel-SMP scenarios. Both talk to the kernel directly, so no bluetoothd and no
+# D-Bus: the binaries and their shared libraries are all the guest needs. They come from
+# the .debs, unpacked here, so nothing is installed on this host.
+BLUEZ=$WORK/bluez
+BLUEZ_DEBS="bluez libglib2.0-0 libpcre2-8-0 libreadline8 libtinfo6"
+if [ ! -x "$BLUEZ/usr/bin/gatttool" ]; then
+    rm -rf "$BLUEZ" "$WORK/bluez-debs" && mkdir -p "$BLUEZ" "$WORK/bluez-debs"
+    # shellcheck disable=SC2086 # one word per package
+    (cd "$WORK/bluez-debs" && { apt-get download -qq $BLUEZ_DEBS 2>/dev/null \
+        || { apt-get update -qq >/dev/null && apt-get download -qq $BLUEZ_DEBS 2>/dev/null; }; })
+    for deb in "$WORK"/bluez-debs/*.deb; do dpkg-deb -x "$deb" "$BLUEZ"; done
+    rm -rf "$WORK/bluez-debs"
+fi
+
 # ---------------------------------------------------------------- 3. swift-att, static
 step "swift build -c release --static-swift-stdlib"
 # The same flags as .ci/run's release builds, so CI builds once.
@@ -85,6 +105,16 @@ for lib in $(ldd "$BINARY" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort 
         *) mkdir -p "$R$(dirname "$lib")" && cp -L "$lib" "$R$lib" ;;
     esac
 done
+# btmgmt and gatttool, and the libraries they load: those unpacked above first, the rest
+# (glibc) from this host, as for swift-att.
+for tool in btmgmt gatttool; do
+    cp "$BLUEZ/usr/bin/$tool" "$R/bin/$tool"
+    for lib in $(LD_LIBRARY_PATH="$BLUEZ/lib/x86_64-linux-gnu:$BLUEZ/usr/lib/x86_64-linux-gnu" ldd "$BLUEZ/usr/bin/$tool" \
+        | awk '/=> \// {print $3}'); do
+        [ -f "$R/lib/x86_64-linux-gnu/$(basename "$lib")" ] || { mkdir -p "$R/lib/x86_64-linux-gnu" && cp -L "$lib" "$R/lib/x86_64-linux-gnu/"; }
+    done
+done
+install -m 644 "$HERE/kernel-smp.json" "$R/kernel-smp.json"
 # A user without CAP_NET_ADMIN for the EPERM scenario.
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$R/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$R/etc/group"
