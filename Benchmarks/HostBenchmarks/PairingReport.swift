@@ -88,6 +88,30 @@ struct PairingReport {
                        pair.hasPrefix("Bumble") ? "" : ratio.map { format($0) + "×" } ?? "–"])
         }
         print(table.render())
+
+        let sessionSide = rows.first.flatMap { _, _, f in f.centralMicroseconds.flatMap { c in f.peripheralMicroseconds.map { (c + $0) / 2 } } }
+        print()
+        try printCryptoCalls(sessionSide: sessionSide)
+    }
+
+    /// The crypto a side of a Just Works pairing makes, call by call, beside that side's
+    /// whole `PairingSession` (`sessionSide`, µs): the rest is the state machine and the
+    /// PDU codec.
+    private func printCryptoCalls(sessionSide: Double?) throws {
+        let calls = try CryptoCallBench.run(iterations: quick ? 200 : 5_000)
+        print("The cryptographic calls one at a time (SwiftATTCrypto on OpenSSL's libcrypto; CPU time per call, the best of")
+        print("three batches) and what one side of a Just Works pairing makes of them, beside the PairingSession side above")
+        print()
+        var table = Table(["call", "µs/call", "per Just Works side", "µs a side"])
+        var sum = 0.0
+        for call in calls {
+            let side = call.microseconds * Double(call.perJustWorksSide)
+            sum += side
+            table.add([call.name, format(call.microseconds, decimals: 2), String(call.perJustWorksSide), call.perJustWorksSide == 0 ? "" : format(side)])
+        }
+        table.add(["all of them", "", "", format(sum)])
+        if let sessionSide { table.add(["PairingSession, one side (Just Works, median)", "", "", format(sessionSide)]) }
+        print(table.render())
     }
 
     /// Two swift-att hosts over a fresh loopback link, each on a loop of its own or both

@@ -16,7 +16,7 @@ local: two Bumble hosts in one asyncio process over Bumble's LocalLink (the shap
 Benchmarks/bumble_host_benchmark.py), Just Works, then (--passkey-count) Passkey Entry
 on a fresh link. Prints one line per round:
 
-    RESULT mode=local passkey=0 pairings=100 wall=0.412 cpu=0.338 median=0.00346
+    RESULT mode=local passkey=0 pairings=100 wall=0.279 cpu=0.268 median=0.00271
 
 wall and cpu (time.process_time: both hosts and both controllers, one process) cover
 the round's pairings, from the first Pairing Request to the last side's completion;
