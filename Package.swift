@@ -118,12 +118,13 @@ let package = Package(
             dependencies: ["SwiftATTCore", "SwiftATTPDU", "BenchmarkSupport", "BenchmarkTables", "BenchSupport", "TestSupport", "HeapProbe"],
             path: "Benchmarks/ATTBenchmarks"
         ),
-        // Two swift-att hosts over the loopback link, Bumble's hosts, and Bumble's controllers.
+        // Two swift-att hosts over the loopback link, Bumble's hosts, and Bumble's controllers;
+        // notifications, and pairing (with the Security Manager's sessions on their own).
         .executableTarget(
             name: "HostBenchmarks",
             dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTGATT",
-                           "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTLoopback", "BenchmarkTables", "BenchSupport",
-                           "TestSupport"],
+                           "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTLoopback", "SwiftATTSMP", "SwiftATTSecurity",
+                           "SwiftATTCrypto", "BenchmarkTables", "BenchSupport", "TestSupport"],
             path: "Benchmarks/HostBenchmarks"
         ),
 

@@ -20,6 +20,15 @@ enum CPUClock {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
+
+    /// Wall-clock seconds on CLOCK_MONOTONIC, the clock every process on the machine
+    /// shares (Python's `time.monotonic()`): a time a Bumble process reports compares
+    /// with one taken here.
+    static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
 }
 
 /// One measured run: how many notifications (or packets) arrived, the wall time and

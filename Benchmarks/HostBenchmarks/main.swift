@@ -10,13 +10,14 @@ import SwiftATTTransport
 // The full-stack host benchmark (README: Benchmarks). Run with
 // `swift run -c release swift-att-host-benchmarks`; `--quick` for a smoke run of a few
 // seconds; `--no-bumble` to skip the columns that need the bench's Python venv;
-// `--only LENGTH/LINKS` for one case of the loopback table.
+// `--only LENGTH/LINKS` for one case of the loopback table; `--pairing-only` for the
+// pairing tables alone (PairingReport).
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print("""
     usage: swift-att-host-benchmarks [--quick] [--no-bumble] [--only LENGTH/LINKS]
                                      [--own-loops | --shared-loop | --per-host | --split] [--buffers N]
-                                     [--count N] [--runs N] [--ceiling-only]
+                                     [--count N] [--runs N] [--ceiling-only] [--pairing-only | --no-pairing]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
@@ -27,6 +28,8 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
                      4000 with --quick), shared among the links
       --runs N       runs per figure, the median reported (default 5; 1 with --quick)
       --ceiling-only only the runs over Bumble's controllers against the raw link
+      --pairing-only only the pairing tables (LE Secure Connections, in one process and
+                     over Bumble's controllers); --no-pairing leaves them out
     """)
     exit(0)
 }
@@ -42,6 +45,11 @@ let quick = CommandLine.arguments.contains("--quick")
 let withBumble = !CommandLine.arguments.contains("--no-bumble")
 let ceilingOnly = CommandLine.arguments.contains("--ceiling-only")
 let runs = value(after: "--runs").flatMap { Int($0) }.map { max(1, $0) } ?? (quick ? 1 : 5)
+let pairing = PairingReport(quick: quick, runs: runs, withBumble: withBumble)
+if CommandLine.arguments.contains("--pairing-only") {
+    try await pairing.run()
+    exit(0)
+}
 
 struct Case {
     let valueLength: Int
@@ -185,4 +193,10 @@ if !withBumble || !BumbleHostFigures.available {
         }
     }
     print(ceiling.render())
+}
+
+// Pairing last: it needs no case of the tables above (`--only`, `--ceiling-only` leave it out).
+if !ceilingOnly && only == nil && !CommandLine.arguments.contains("--no-pairing") {
+    print()
+    try await pairing.run()
 }
