@@ -97,9 +97,9 @@ final class SwiftATTResponder: PairingResponder, Sendable {
         let outcomes = self.outcomes
         watcher = Task {
             for await event in events {
-                switch event {
+                switch event.change {
                 case .paired: outcomes.append(.success(CPUClock.monotonicSeconds()))
-                case let .pairingFailed(_, failure): outcomes.append(.failure(failure))
+                case let .pairingFailed(failure): outcomes.append(.failure(failure))
                 default: break
                 }
             }
