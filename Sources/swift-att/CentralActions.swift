@@ -57,12 +57,40 @@ struct CentralActions {
     func write() async throws(CommandError) -> Int32 {
         let characteristic = try CentralConnector.characteristic(options.operands[0], in: try await database())
         let value = try Self.value(options.operands[1], text: options.text)
-        let type = try await write(value, to: characteristic, withoutResponse: options.withoutResponse)
-        report.emit("wrote \(EventReport.bytes(value.count)) to \(CentralTree.label(characteristic.uuid))\(type == .withoutResponse ? " (without response)" : "")",
+        let type: GATTWriteType
+        if options.signed {
+            type = try await signedWrite(value, to: characteristic)
+        } else {
+            type = try await write(value, to: characteristic, withoutResponse: options.withoutResponse)
+        }
+        let how: String
+        switch type {
+        case .withResponse: how = ""
+        case .withoutResponse: how = " (without response)"
+        case .signedWithoutResponse: how = " (signed, without response)"
+        }
+        report.emit("wrote \(EventReport.bytes(value.count)) to \(CentralTree.label(characteristic.uuid))\(how)",
                     ["event": "written", "handle": .integer(Int(characteristic.valueHandle)),
                      "uuid": .string(characteristic.uuid.description), "value": .string(Hex.encode(value)),
-                     "withResponse": .bool(type == .withResponse)])
+                     "withResponse": .bool(type == .withResponse), "signed": .bool(type == .signedWithoutResponse)])
         return 0
+    }
+
+    /// `write --signed`: a Signed Write Command, to a characteristic that takes them, on
+    /// a link to a bonded device (the CSRK this device gave it). On an encrypted link a
+    /// plain Write Command goes instead (Part G §4.9.2), and says so.
+    func signedWrite(_ value: [UInt8], to characteristic: GATTClient.Characteristic) async throws(CommandError) -> GATTWriteType {
+        guard characteristic.properties.contains(.authenticatedSignedWrites) else {
+            throw .input("\(CentralTree.label(characteristic.uuid)) does not take signed writes (its properties: "
+                         + "\(CentralTree.properties(characteristic.properties).joined(separator: ", ")))")
+        }
+        let encrypted = await peer.securityLevel.isEncrypted
+        do {
+            try await peer.write(value, to: characteristic, type: .signedWithoutResponse)
+        } catch {
+            throw CentralSession.failure("writing \(CentralTree.label(characteristic.uuid)) signed", error)
+        }
+        return encrypted ? .withoutResponse : .signedWithoutResponse
     }
 
     /// Writes as asked; a characteristic that only takes Write Commands gets one.

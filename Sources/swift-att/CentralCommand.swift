@@ -36,6 +36,8 @@ enum CentralCommand {
         var duration: Duration?
         var count: Int?
         var withoutResponse = false
+        /// write: a Signed Write Command, signed with the CSRK this device gave the peer.
+        var signed = false
         /// Values given and printed as UTF-8 text rather than hex.
         var text = false
         /// hc08: lines to send, as if typed.
@@ -48,7 +50,7 @@ enum CentralCommand {
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
-            arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--text"] + PairingOptions.flagNames),
+            arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--signed", "--text"] + PairingOptions.flagNames),
             options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send",
                           BondsFileOption.name] + PairingOptions.optionNames),
             command: "central")
@@ -72,6 +74,7 @@ enum CentralCommand {
         options.duplicates = args.has("--duplicates")
         options.passive = args.has("--passive")
         options.withoutResponse = args.has("--without-response")
+        options.signed = args.has("--signed")
         options.text = args.has("--text")
         options.pairing = try PairingOptions(args, command: "central")
         options.name = args.option("--name")
@@ -126,7 +129,10 @@ enum CentralCommand {
             }
             options.operands = rest
         }
-        for flag in ["--without-response"] where action != .write && args.has(flag) {
+        if options.signed && options.withoutResponse {
+            throw .usage("central write: --signed and --without-response are two kinds of write; give one")
+        }
+        for flag in ["--without-response", "--signed"] where action != .write && args.has(flag) {
             throw .usage("central \(action.rawValue): \(flag) is for 'write'")
         }
         return options

@@ -33,7 +33,11 @@ enum CentralSession {
         }
         let delegate = TerminalPairingDelegate(options: options.pairing, terminal: asksOnTerminal ? inputs : nil,
                                                json: options.json)
-        await central.controller.configureSecurity(options.pairing.securityConfiguration, delegate: delegate)
+        var security = options.pairing.securityConfiguration
+        // A signed write is asked for on a plain link: encrypting the bonded link at once
+        // would turn it into a Write Command (Part G §4.9.2).
+        if options.signed { security.encryptsBondedLinks = false }
+        await central.controller.configureSecurity(security, delegate: delegate)
         // Pairing, encryption and bonds the file could not keep, as they happen.
         let securityReport = CentralSecurityReport.start(central: central, report: report,
                                                          resultOnStandardOutput: options.action == .pair)

@@ -239,7 +239,7 @@ enum Usage {
         USAGE: swift-att central scan [--service UUID[,UUID…]] [--name TEXT] [--rssi DBM] [--duplicates] [--passive]
                swift-att central discover <device>
                swift-att central read <device> <characteristic>
-               swift-att central write <device> <characteristic> <hex> [--text] [--without-response]
+               swift-att central write <device> <characteristic> <hex> [--text] [--without-response|--signed]
                swift-att central subscribe <device> <characteristic> [--count N] [--duration SECONDS]
                swift-att central pair <device> [--io CAP] [--passkey NNNNNN] [--yes]
                swift-att central shell [<device>]
@@ -301,6 +301,8 @@ enum Usage {
           --text            write: the value is UTF-8 text, not hex.
           --without-response
                             write: with a Write Command (no response) instead of a Write Request.
+          --signed          write: with a Signed Write Command, signed with the key given to a
+                            bonded device (a Write Command when the link is encrypted).
           --send TEXT       hc08: a line to send first, as if typed on standard input.
           --no-pair         Report a device's refusal for want of security instead of pairing.
           --io CAP          What this side can do when pairing: none (default: Just Works),

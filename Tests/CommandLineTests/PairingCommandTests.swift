@@ -152,6 +152,48 @@ import TestSupport
         #expect(try await peripheral.json("security")["encrypted"] as? Bool == true)
     }
 
+    /// `central write --signed` after `central pair`, each run a new process sharing the
+    /// central's bond file: the peripheral takes the Signed Write Command only because the
+    /// key in it is the one the central gave when they bonded.
+    @Test func aSignedWriteFromABondedCentral() async throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-signed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("signed.json")
+        try Data("""
+            { "name": "signed", "advertise": ["FE50"], "services": [ { "uuid": "FE50", "characteristics": [
+                { "uuid": "FE51", "name": "Switch", "properties": ["authenticated-signed-writes"], "hex": "00" },
+                { "uuid": "FE52", "name": "Label", "properties": ["read"], "text": "plain" } ] } ] }
+            """.utf8).write(to: database)
+        let peripheral = try RunningSwiftATT(["--database", database.path, "--json", "--bonds", directory.appendingPathComponent("p.json").path,
+                                              "--transport", bench.transports[0]])
+        defer { peripheral.stop() }
+        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
+        let bonds = directory.appendingPathComponent("c.json").path
+        // Before bonding there is no key to sign with.
+        let early = try await SwiftATTProcess.run(["central", "write", address, "FE51", "01", "--signed", "--bonds", bonds,
+                                                   "--transport", bench.transports[1]])
+        #expect(early.status == 4)
+        #expect(early.stderr.contains("CSRK"), "\(early.stderr)")
+        let pair = try await SwiftATTProcess.run(["central", "pair", address, "--bonds", bonds, "--transport", bench.transports[1]])
+        #expect(pair.status == 0, "\(pair.stderr)")
+        _ = try await peripheral.json("paired")
+        let write = try await SwiftATTProcess.run(["central", "write", address, "FE51", "01", "--signed", "--bonds", bonds,
+                                                   "--transport", bench.transports[1]])
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(write.stdout == "wrote 1 byte to FE51 (signed, without response)\n")
+        let written = try await peripheral.json("written") { $0["uuid"] as? String == "FE51" }
+        #expect(written["kind"] as? String == "signed write command")
+        #expect(written["value"] as? String == "01")
+        // A characteristic that does not take signed writes is refused before sending.
+        let refused = try await SwiftATTProcess.run(["central", "write", address, "FE52", "01", "--signed", "--bonds", bonds,
+                                                     "--transport", bench.transports[1]])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("does not take signed writes"), "\(refused.stderr)")
+    }
+
     @Test func pairingOptionsAreCheckedBeforeAnyRadioWork() async throws {
         for (arguments, message) in [
             (["central", "pair", "x", "--io", "telepathy"], "--io takes none, display, display-yesno, keyboard or keyboard-display, not 'telepathy'"),
