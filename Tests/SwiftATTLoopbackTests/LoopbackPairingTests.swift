@@ -353,6 +353,48 @@ import TestSupport
         await pair.stop()
     }
 
+    /// Privacy: the central connects from resolvable private addresses made from its
+    /// IRK, a new one each time the last has expired; the peripheral, bonded, knows it
+    /// under each by the identity it distributed.
+    @Test func withPrivacyTheCentralConnectsFromPrivateAddressesItsBondResolves() async throws {
+        let irk: UInt128 = 0x0F1E_2D3C_4B5A_6978_8796_A5B4_C3D2_E1F0
+        let identity = LocalIdentity(identityResolvingKey: irk, address: BluetoothAddress(0xC123_4567_89AB, kind: .random))
+        let pair = try await SecurePair.start(central: SecurityConfiguration(
+            pairing: PairingConfiguration(identity: identity), privateAddressLifetime: .milliseconds(1)))
+        var events = try await pair.peripheralEvents()
+        var peer = try await pair.connect()
+        let firstAddress = try #require(try await first(events) { event -> BluetoothAddress? in
+            if case let .connected(_, address) = event { return address }
+            return nil
+        })
+        #expect(firstAddress.randomSubtype == .resolvablePrivate && ResolvablePrivateAddress.resolves(firstAddress, with: irk))
+        #expect(firstAddress != pair.central.info.randomAddress)
+        try await peer.pair()
+        try await pair.peripheralEvents.wait(for: "the peripheral's pairing") { if case .paired = $0.change { return true }; return false }
+        let bond = try #require(pair.peripheral.controller.bonds.bond(for: identity.address))
+        #expect(bond.peerIdentityResolvingKey == irk)
+        #expect(pair.peripheralEvents.log.elements.contains { $0.peer == identity.address })
+
+        try await peer.disconnect()
+        try await eventually("the link gone") { pair.link.connectionCount == 0 }
+        events = try await pair.peripheralEvents()
+        peer = try await pair.connect()
+        let secondAddress = try #require(try await first(events) { event -> BluetoothAddress? in
+            if case let .connected(_, address) = event { return address }
+            return nil
+        })
+        #expect(secondAddress != firstAddress && ResolvablePrivateAddress.resolves(secondAddress, with: irk))
+        // The peripheral answers the central's encryption from the bond it finds by IRK,
+        // and names the peer by its identity.
+        let handle = peer.handle
+        try await pair.peripheralEvents.wait(for: "the second link encrypted with the bond") {
+            if $0.handle == handle, $0.peer == identity.address, case .levelChanged(.encrypted(keySize: 16)) = $0.change { return true }
+            return false
+        }
+        #expect(pair.peripheralEvents.pairings.count == 1)
+        await pair.stop()
+    }
+
     @Test func legacyPairingBondsWithEachSidesDistributedKey() async throws {
         let legacy = Self.configuration(.noInputNoOutput, secureConnections: .disabled)
         let pair = try await SecurePair.start(central: legacy, peripheral: legacy)

@@ -74,6 +74,8 @@ public final class Central: Sendable {
                     continuation.finish(throwing: error)
                     return
                 }
+                // With privacy on, a fresh private address if the last has expired.
+                _ = await controller.ownAddress()
                 let started: ControllerError? = await withCheckedContinuation { done in
                     controller.loop.submit({ stack in stack.scanning.begin(commands.start) { done.resume(returning: $0) } },
                                            refuse: { done.resume(returning: $0) })

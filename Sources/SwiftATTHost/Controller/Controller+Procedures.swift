@@ -3,8 +3,9 @@ import SwiftATTHCI
 
 /// Advertising, scanning and connecting with the commands the controller supports:
 /// extended ones where its supported-commands bitmap lists them (Core 5.4 Vol 4 Part E
-/// §3.1.1 forbids mixing), legacy otherwise. All use the static random address set by
-/// `start()` (BENCH.md quirk 2: ACL on a public-address link is dropped by Bumble).
+/// §3.1.1 forbids mixing), legacy otherwise. All use a random address (BENCH.md quirk 2:
+/// ACL on a public-address link is dropped by Bumble): the static one set by `start()`,
+/// or with privacy on a resolvable private address (`ownAddress()`).
 extension Controller {
     /// The advertising set swift-att uses when advertising with extended commands.
     static let advertisingHandle: UInt8 = 0
@@ -24,12 +25,13 @@ extension Controller {
     /// an optional scan response, at `interval`.
     public func startAdvertising(data: [UInt8], scanResponse: [UInt8] = [], interval: Duration = .milliseconds(100)) async throws(ControllerError) {
         let info = try startedInfo("startAdvertising")
+        let own = await ownAddress() ?? info.randomAddress
         let units = Self.advertisingUnits(interval)
         if info.usesExtendedAdvertising {
             _ = try await send(LESetExtendedAdvertisingParameters(
                 advertisingHandle: Self.advertisingHandle, advertisingEventProperties: .legacyADVIND,
                 primaryAdvertisingIntervalMin: UInt32(units), primaryAdvertisingIntervalMax: UInt32(units)))
-            _ = try await send(LESetAdvertisingSetRandomAddress(advertisingHandle: Self.advertisingHandle, randomAddress: info.randomAddress))
+            _ = try await send(LESetAdvertisingSetRandomAddress(advertisingHandle: Self.advertisingHandle, randomAddress: own))
             _ = try await send(LESetExtendedAdvertisingData(advertisingHandle: Self.advertisingHandle, advertisingData: data[...]))
             _ = try await send(LESetExtendedScanResponseData(advertisingHandle: Self.advertisingHandle, scanResponseData: scanResponse[...]))
             _ = try await send(LESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: Self.advertisingHandle)]))
@@ -53,6 +55,7 @@ extension Controller {
     /// Starts scanning on the 1M PHY. `interval`/`window` in units of 0.625 ms.
     public func startScanning(active: Bool = true, interval: UInt16 = 0x60, window: UInt16 = 0x30, filterDuplicates: Bool = false) async throws(ControllerError) {
         let info = try startedInfo("startScanning")
+        _ = await ownAddress()
         let type: LEScanType = active ? .active : .passive
         if info.usesExtendedScanning {
             _ = try await send(LESetExtendedScanParameters(le1M: .init(scanType: type, scanInterval: interval, scanWindow: window)))
@@ -92,6 +95,7 @@ extension Controller {
     public func createConnection(to peer: BluetoothAddress, parameters: LEConnectionParameters = .init(
         intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 400)) async throws(ControllerError) {
         let info = try startedInfo("createConnection")
+        _ = await ownAddress()
         if info.usesExtendedCreateConnection {
             _ = try await send(LEExtendedCreateConnection(
                 peerAddress: peer, le1M: .init(scanInterval: 0x60, scanWindow: 0x60, connectionParameters: parameters)))

@@ -1,5 +1,6 @@
 import SwiftATTCore
 import SwiftATTGATT
+import SwiftATTHCI
 import SwiftATTSecurity
 
 extension Controller {
@@ -61,6 +62,37 @@ extension Controller {
         }
     }
 
+    /// The random address to advertise, scan and connect from now: with privacy on
+    /// (`privateAddressLifetime`) a resolvable private address from our IRK, a fresh one
+    /// set with LE Set Random Address when the last is older than its lifetime; the
+    /// static address otherwise. While advertising, scanning or connecting the controller
+    /// refuses a new address (Command Disallowed, Vol 4 Part E §7.8.4): the one in use
+    /// stays until the next start. The security floor hears of each one, since pairing
+    /// computes with the address a link was made from.
+    func ownAddress() async -> BluetoothAddress? {
+        guard let info else { return nil }
+        let (lifetime, irk, current) = securitySettings.withLock { settings in
+            let effective = settings.effectiveConfiguration
+            return (effective.privateAddressLifetime, effective.pairing.identity?.identityResolvingKey, settings.privateAddress)
+        }
+        guard let lifetime, let irk else { return info.randomAddress }
+        if let current, ContinuousClock.now - current.madeAt < lifetime { return current.address }
+        let fresh = ResolvablePrivateAddress.generate(irk: irk)
+        do {
+            _ = try await send(LESetRandomAddress(randomAddress: fresh))
+        } catch {
+            return current?.address ?? info.randomAddress
+        }
+        securitySettings.withLock { $0.privateAddress = (fresh, .now) }
+        await perform { stack in stack.security.localAddress = fresh }
+        return fresh
+    }
+
+    /// The controller's random address is the static one again (start-up, recovery).
+    func forgetPrivateAddress() {
+        securitySettings.withLock { $0.privateAddress = nil }
+    }
+
     /// Takes the identity and bonds a storage kept for this adapter: the pairing
     /// configuration distributes that identity, and the bonds answer reconnections.
     func adopt(_ stored: StoredSecurity) async {
@@ -97,6 +129,8 @@ struct SecuritySettings: Sendable {
     var delegate: (any PairingDelegate)?
     /// The identity `start(storage:)` took from the storage.
     var storedIdentity: LocalIdentity?
+    /// The resolvable private address in use and when it was made (privacy on).
+    var privateAddress: (address: BluetoothAddress, madeAt: ContinuousClock.Instant)?
 
     /// What the security floor runs with: the configuration, distributing the stored
     /// identity when the configuration names none (so that a later `configureSecurity`

@@ -88,6 +88,7 @@ extension Controller {
         _ = try await send(LESetEventMask(eventMask: Self.leEventMask))
         let random = try await staticRandomAddress(from: address, publicAddress: publicAddress)
         _ = try await send(LESetRandomAddress(randomAddress: random))
+        forgetPrivateAddress()
 
         let info = ControllerInfo(
             version: version, supportedCommands: commands, leFeatures: leFeatures,

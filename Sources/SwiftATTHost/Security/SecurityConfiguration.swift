@@ -22,14 +22,23 @@ public struct SecurityConfiguration: Sendable, Hashable {
     /// Central: encrypt a bonded peer's link with the bond as soon as it connects, so
     /// that what the bond protects is readable at once (BlueZ does the same).
     public var encryptsBondedLinks: Bool
+    /// Privacy (Core 5.4 Vol 3 Part C §10.7, Vol 6 Part B §1.3.2.2): advertise, scan and
+    /// connect from a resolvable private address made from this host's IRK rather than
+    /// from its identity address, and take a new one when it is older than this (phones
+    /// use 15 minutes) at the next start of advertising, scanning or connecting. A bonded
+    /// peer recognises the host under each of them; nobody else can link them. Needs an
+    /// identity (`start(storage:)`, or `pairing.identity`); nil, or no identity: the
+    /// host's static address throughout.
+    public var privateAddressLifetime: Duration?
 
     public init(pairing: PairingConfiguration = PairingConfiguration(), pairsWhenAsked: Bool = true,
                 requestsSecurityOnConnection: Bool = false, pairsOnSecurityError: Bool = true,
-                encryptsBondedLinks: Bool = true) {
+                encryptsBondedLinks: Bool = true, privateAddressLifetime: Duration? = nil) {
         self.pairing = pairing
         self.encryptsBondedLinks = encryptsBondedLinks
         self.pairsWhenAsked = pairsWhenAsked
         self.requestsSecurityOnConnection = requestsSecurityOnConnection
         self.pairsOnSecurityError = pairsOnSecurityError
+        self.privateAddressLifetime = privateAddressLifetime
     }
 }
