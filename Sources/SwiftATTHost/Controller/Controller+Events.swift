@@ -72,7 +72,10 @@ extension Controller {
     /// could overtake it in the controller and discard it (Core 5.4 Vol 4 Part E §7.1.6
     /// leaves that to the controller). Woken by Number Of Completed Packets, not by polling.
     func drainACL(on handles: [UInt16], within timeout: Duration) async {
+        // Usually nothing is left: then no event stream is opened at all.
+        guard await perform(orElse: 0, { stack in handles.reduce(0) { $0 + stack.hci.unsentACLCount(on: $1) } }) > 0 else { return }
         let deadline = ContinuousClock.now + timeout
+        // Listening first, then counting again: a completion between the two is not missed.
         let events = events()
         while ContinuousClock.now < deadline {
             let unsent = await perform(orElse: 0) { stack in handles.reduce(0) { $0 + stack.hci.unsentACLCount(on: $1) } }

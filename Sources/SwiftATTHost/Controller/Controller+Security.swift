@@ -117,7 +117,9 @@ extension Controller {
         await perform { stack in
             stack.security.localAddress = localAddress
             stack.security.bonds = bonds
-            stack.security.post = { job in loop.submit(job, refuse: { _ in }) }
+            // Weak: the loop owns the stack, so a strong reference here would keep both
+            // (and a shared HostEventLoop) alive after the host closed.
+            stack.security.post = { [weak loop] job in loop?.submit(job, refuse: { _ in }) }
         }
     }
 }
