@@ -6,6 +6,15 @@
 # Every wait is bounded.
 
 SWIFT_ATT=/bin/swift-att
+# Every swift-att that runs a host keeps the adapter's identity and its bonds in a bond
+# file (--bonds; by default under $HOME, which is / here). Each is given one explicitly,
+# in a directory of the guest's /tmp: GUEST_BONDS for the scenarios up to (d), one file per
+# kernel-SMP peripheral. One swift-att at a time holds a file (a lock); the EBUSY check
+# below deliberately shares the running peripheral's file, since the busy adapter must be
+# what it reports, not the held file.
+BONDS=/tmp/bonds
+mkdir -p $BONDS
+GUEST_BONDS=$BONDS/guest.json
 
 result() { echo "KBENCH RESULT $1 $2 $3"; }
 
@@ -38,18 +47,21 @@ stop_peripheral() {
 
 # (a) hci0 on the user channel: reset, BD_ADDR, version, buffers; 200 timed round trips.
 scenario_open() {
-    $SWIFT_ATT info --transport hci0 --round-trips 200 >/tmp/info.out 2>/tmp/info.err
+    $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips 200 >/tmp/info.out 2>/tmp/info.err
     rc=$?
     sed 's/^/KBENCH INFO /' /tmp/info.out
     if [ $rc = 0 ] && grep -q '^Controller on hci0$' /tmp/info.out \
         && grep -q 'Public address:  F0:F0:F0:F0:00:01' /tmp/info.out \
         && grep -q 'HCI version:     5.0' /tmp/info.out \
         && grep -q 'LE ACL buffers:  64 × 27 bytes' /tmp/info.out \
-        && grep -q '^HCI round trip: median ' /tmp/info.out; then
-        result open-hci0 PASS "reset, BD_ADDR F0:F0:F0:F0:00:01, HCI 5.0, 64 x 27-byte LE buffers"
+        && grep -q '^HCI round trip: median ' /tmp/info.out && grep -q "^ *Bond file: *$GUEST_BONDS\$" /tmp/info.out; then
+        result open-hci0 PASS "reset, BD_ADDR F0:F0:F0:F0:00:01, HCI 5.0, 64 x 27-byte LE buffers, identity in $GUEST_BONDS"
     else
         result open-hci0 FAIL "exit $rc: $(cat /tmp/info.err)"
     fi
+    # The static random identity info made in the bond file: every later process on hci0
+    # with the same file comes up under it.
+    GUEST_IDENTITY=$(sed -n 's/^ *Random address: *\([0-9A-F:]*\) (static.*/\1/p' /tmp/info.out)
     median=$(sed -n 's/^HCI round trip: median \([0-9.]*\) ms.*/\1/p' /tmp/info.out)
     [ -n "$median" ] && echo "KBENCH MEASURE hci-round-trip $median ms ($(sed -n 's/^HCI round trip: //p' /tmp/info.out))"
 
@@ -69,7 +81,7 @@ scenario_open() {
 # (b) swift-att peripheral heart-rate over hci0; a Bumble central on the host subscribes.
 # Meanwhile (c, EBUSY) a second process opening hci0 is told who holds it.
 scenario_heart_rate() {
-    $SWIFT_ATT peripheral heart-rate --transport hci0 --interval 100 --json --duration 60 >/tmp/hr.out 2>/tmp/hr.err &
+    $SWIFT_ATT peripheral heart-rate --transport hci0 --bonds $GUEST_BONDS --interval 100 --json --duration 60 >/tmp/hr.out 2>/tmp/hr.err &
     pid=$!
     if ! wait_for /tmp/hr.out '"event":"advertising"' 100; then
         result peripheral-heart-rate FAIL "never advertised: $(cat /tmp/hr.err)"
@@ -80,7 +92,7 @@ scenario_heart_rate() {
     address=$(advertised_address /tmp/hr.out)
     echo "KBENCH NEED heart-rate-central $address"
 
-    $SWIFT_ATT info --transport hci0 >/tmp/busy.out 2>/tmp/busy.err
+    $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS >/tmp/busy.out 2>/tmp/busy.err
     rc=$?
     $SWIFT_ATT adapters >/tmp/busy-adapters.out 2>&1
     if [ $rc = 3 ] && grep -q '^swift-att: error: hci0 is in use by another process (usually bluetoothd): stop it with .systemctl stop bluetooth. or power the adapter off with .btmgmt -i hci0 power off., then retry$' /tmp/busy.err \
@@ -100,17 +112,18 @@ scenario_heart_rate() {
     fi
     stop_peripheral $pid
     rc=$?
-    if [ -n "$sent" ] && [ $rc = 0 ] && grep -q '"event":"connected"' /tmp/hr.out && tail -n 1 /tmp/hr.out | grep -q '"event":"stopped","reason":"SIGINT"'; then
-        result peripheral-heart-rate PASS "advertised as $address, central connected and subscribed, $(count_of '"event":"sent"' /tmp/hr.out) measurements sent, stopped on SIGINT"
+    if [ -n "$sent" ] && [ $rc = 0 ] && grep -q '"event":"connected"' /tmp/hr.out && tail -n 1 /tmp/hr.out | grep -q '"event":"stopped","reason":"SIGINT"' \
+        && [ -n "$address" ] && [ "$address" = "$GUEST_IDENTITY" ]; then
+        result peripheral-heart-rate PASS "advertised as $address (the identity info made in $GUEST_BONDS), central connected and subscribed, $(count_of '"event":"sent"' /tmp/hr.out) measurements sent, stopped on SIGINT"
     else
-        result peripheral-heart-rate FAIL "exit $rc, sent=$(count_of '"event":"sent"' /tmp/hr.out): $(tail -n 3 /tmp/hr.out | tr '\n' ' ') $(cat /tmp/hr.err)"
+        result peripheral-heart-rate FAIL "exit $rc, advertised as $address (identity in $GUEST_BONDS: ${GUEST_IDENTITY:-none}), sent=$(count_of '"event":"sent"' /tmp/hr.out): $(tail -n 3 /tmp/hr.out | tr '\n' ' ') $(cat /tmp/hr.err)"
     fi
 }
 
 # Notification rate over the kernel path: transfer sends /transfer.txt in 20-byte
 # notifications, each as soon as the last was accepted; the host's central times them.
 scenario_notification_rate() {
-    $SWIFT_ATT peripheral transfer --transport hci0 --file /transfer.txt --json --duration 120 >/tmp/tr.out 2>/tmp/tr.err &
+    $SWIFT_ATT peripheral transfer --transport hci0 --bonds $GUEST_BONDS --file /transfer.txt --json --duration 120 >/tmp/tr.out 2>/tmp/tr.err &
     pid=$!
     if ! wait_for /tmp/tr.out '"event":"advertising"' 100; then
         result notification-rate FAIL "never advertised: $(cat /tmp/tr.err)"
@@ -133,7 +146,7 @@ scenario_notification_rate() {
 # (c) The other error paths, for real.
 scenario_errors() {
     # A user without CAP_NET_ADMIN.
-    su -s /bin/sh nobody -c "$SWIFT_ATT info --transport hci0" >/tmp/perm.out 2>/tmp/perm.err
+    su -s /bin/sh nobody -c "$SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS" >/tmp/perm.out 2>/tmp/perm.err
     rc=$?
     if [ $rc = 3 ] && grep -q "^swift-att: error: opening hci0 needs root or CAP_NET_ADMIN: run with sudo, or grant the binary the capability with 'sudo setcap cap_net_admin+ep \$(which swift-att)'$" /tmp/perm.err; then
         result error-eperm PASS "$(cat /tmp/perm.err)"
@@ -142,7 +155,7 @@ scenario_errors() {
     fi
 
     # An adapter that does not exist: the message lists the ones that do.
-    $SWIFT_ATT info --transport hci7 >/tmp/nodev.out 2>/tmp/nodev.err
+    $SWIFT_ATT info --transport hci7 --bonds $GUEST_BONDS >/tmp/nodev.out 2>/tmp/nodev.err
     rc=$?
     if [ $rc = 3 ] && grep -q '^swift-att: error: no such adapter hci7 (adapters present: hci0)$' /tmp/nodev.err; then
         result error-enodev PASS "$(cat /tmp/nodev.err)"
@@ -160,7 +173,7 @@ scenario_errors() {
         return
     fi
     echo 1 >"$switch/soft"
-    $SWIFT_ATT info --transport hci0 >/tmp/rfkill.out 2>/tmp/rfkill.err
+    $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS >/tmp/rfkill.out 2>/tmp/rfkill.err
     rc=$?
     echo 0 >"$switch/soft"
     if [ $rc = 3 ] && grep -q "^swift-att: error: hci0 is blocked by rfkill: unblock it with 'rfkill unblock bluetooth'$" /tmp/rfkill.err; then
@@ -180,7 +193,7 @@ scenario_errors() {
 scenario_central() {
     echo "KBENCH NEED bumble-peripheral"
     long=5a7e0002-5eed-4a11-9c0d-5a7e00000000
-    central() { $SWIFT_ATT central "$@" --transport hci0 --timeout 20; }
+    central() { $SWIFT_ATT central "$@" --transport hci0 --bonds $GUEST_BONDS --timeout 20; }
     if ! central discover "Bumble HR" >/tmp/cd.out 2>/tmp/cd.err; then
         result central-over-hci0 FAIL "discover: $(tail -n 1 /tmp/cd.err)"; return
     fi
@@ -208,7 +221,7 @@ scenario_central() {
 # kernel's SMP pairs with swift-att's (no bluetoothd, no D-Bus). swift-att serves
 # kernel-smp.json on hci0 and captures hci0; `swift-att dump` of the capture shows its side
 # of each pairing and encryption, and debugfs shows the key the kernel stored. One
-# swift-att process across every read: it keeps bonds in memory only.
+# swift-att process across every read, with a bond file of its own.
 SMP_DB=/kernel-smp.json
 # The encrypted characteristic: its value fits one Read By Type Response at ATT_MTU 23
 # (19 octets), as gatttool reads no further.
@@ -385,7 +398,7 @@ scenario_kernel_smp() {
     btmgmt -i hci1 info 2>&1 | grep 'settings' | sed 's/^[[:space:]]*/KBENCH HCI1 /'
     agent_start
 
-    $SWIFT_ATT peripheral --database $SMP_DB --transport hci0 --json --btsnoop /tmp/smp.btsnoop --duration 150 \
+    $SWIFT_ATT peripheral --database $SMP_DB --transport hci0 --bonds $BONDS/kernel-smp.json --json --btsnoop /tmp/smp.btsnoop --duration 150 \
         >/tmp/smp.out 2>/tmp/smp.err &
     pid=$!
     if ! wait_for /tmp/smp.out '"event":"advertising"' 100; then
