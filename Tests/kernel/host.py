@@ -329,6 +329,7 @@ class Bench:
             share = self.rates['notification-rate'] / self.rates['baseline-notification-rate']
             log(f'{"  kernel path / TCP":34} {share:.0%} of the notification rate')
         log(f'{"kernel SMP scenarios":34} {self.figures.get("kernel-smp", "not measured")}')
+        log(f'{"  of which kernel-smp-high":34} {self.figures.get("kernel-smp-high", "not measured")}')
         log(f'RESULT: {"FAIL" if failed else "PASS"}')
         return 1 if failed else 0
 
