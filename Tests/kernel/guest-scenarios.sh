@@ -6,6 +6,15 @@
 # Every wait is bounded.
 
 SWIFT_ATT=/bin/swift-att
+# Every swift-att that runs a host keeps the adapter's identity and its bonds in a bond
+# file (--bonds; by default under $HOME, which is / here). Each is given one explicitly,
+# in a directory of the guest's /tmp: GUEST_BONDS for every scenario before the
+# kernel-SMP ones, a file of its own for each kernel-SMP peripheral. One swift-att at a
+# time holds a file (a lock); the EBUSY check below deliberately shares the running
+# peripheral's file, since the busy adapter must be what it reports, not the held file.
+BONDS=/tmp/bonds
+mkdir -p $BONDS
+GUEST_BONDS=$BONDS/guest.json
 
 result() { echo "KBENCH RESULT $1 $2 $3"; }
 
@@ -38,18 +47,21 @@ stop_peripheral() {
 
 # (a) hci0 on the user channel: reset, BD_ADDR, version, buffers; 200 timed round trips.
 scenario_open() {
-    $SWIFT_ATT info --transport hci0 --round-trips 200 >/tmp/info.out 2>/tmp/info.err
+    $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips 200 >/tmp/info.out 2>/tmp/info.err
     rc=$?
     sed 's/^/KBENCH INFO /' /tmp/info.out
     if [ $rc = 0 ] && grep -q '^Controller on hci0$' /tmp/info.out \
         && grep -q 'Public address:  F0:F0:F0:F0:00:01' /tmp/info.out \
         && grep -q 'HCI version:     5.0' /tmp/info.out \
         && grep -q 'LE ACL buffers:  64 × 27 bytes' /tmp/info.out \
-        && grep -q '^HCI round trip: median ' /tmp/info.out; then
-        result open-hci0 PASS "reset, BD_ADDR F0:F0:F0:F0:00:01, HCI 5.0, 64 x 27-byte LE buffers"
+        && grep -q '^HCI round trip: median ' /tmp/info.out && grep -q "^ *Bond file: *$GUEST_BONDS\$" /tmp/info.out; then
+        result open-hci0 PASS "reset, BD_ADDR F0:F0:F0:F0:00:01, HCI 5.0, 64 x 27-byte LE buffers, identity in $GUEST_BONDS"
     else
         result open-hci0 FAIL "exit $rc: $(cat /tmp/info.err)"
     fi
+    # The static random identity info made in the bond file: every later process on hci0
+    # with the same file comes up under it.
+    GUEST_IDENTITY=$(sed -n 's/^ *Random address: *\([0-9A-F:]*\) (static.*/\1/p' /tmp/info.out)
     median=$(sed -n 's/^HCI round trip: median \([0-9.]*\) ms.*/\1/p' /tmp/info.out)
     [ -n "$median" ] && echo "KBENCH MEASURE hci-round-trip $median ms ($(sed -n 's/^HCI round trip: //p' /tmp/info.out))"
 
@@ -69,7 +81,7 @@ scenario_open() {
 # (b) swift-att peripheral heart-rate over hci0; a Bumble central on the host subscribes.
 # Meanwhile (c, EBUSY) a second process opening hci0 is told who holds it.
 scenario_heart_rate() {
-    $SWIFT_ATT peripheral heart-rate --transport hci0 --interval 100 --json --duration 60 >/tmp/hr.out 2>/tmp/hr.err &
+    $SWIFT_ATT peripheral heart-rate --transport hci0 --bonds $GUEST_BONDS --interval 100 --json --duration 60 >/tmp/hr.out 2>/tmp/hr.err &
     pid=$!
     if ! wait_for /tmp/hr.out '"event":"advertising"' 100; then
         result peripheral-heart-rate FAIL "never advertised: $(cat /tmp/hr.err)"
@@ -80,7 +92,7 @@ scenario_heart_rate() {
     address=$(advertised_address /tmp/hr.out)
     echo "KBENCH NEED heart-rate-central $address"
 
-    $SWIFT_ATT info --transport hci0 >/tmp/busy.out 2>/tmp/busy.err
+    $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS >/tmp/busy.out 2>/tmp/busy.err
     rc=$?
     $SWIFT_ATT adapters >/tmp/busy-adapters.out 2>&1
     if [ $rc = 3 ] && grep -q '^swift-att: error: hci0 is in use by another process (usually bluetoothd): stop it with .systemctl stop bluetooth. or power the adapter off with .btmgmt -i hci0 power off., then retry$' /tmp/busy.err \
@@ -100,17 +112,18 @@ scenario_heart_rate() {
     fi
     stop_peripheral $pid
     rc=$?
-    if [ -n "$sent" ] && [ $rc = 0 ] && grep -q '"event":"connected"' /tmp/hr.out && tail -n 1 /tmp/hr.out | grep -q '"event":"stopped","reason":"SIGINT"'; then
-        result peripheral-heart-rate PASS "advertised as $address, central connected and subscribed, $(count_of '"event":"sent"' /tmp/hr.out) measurements sent, stopped on SIGINT"
+    if [ -n "$sent" ] && [ $rc = 0 ] && grep -q '"event":"connected"' /tmp/hr.out && tail -n 1 /tmp/hr.out | grep -q '"event":"stopped","reason":"SIGINT"' \
+        && [ -n "$address" ] && [ "$address" = "$GUEST_IDENTITY" ]; then
+        result peripheral-heart-rate PASS "advertised as $address (the identity info made in $GUEST_BONDS), central connected and subscribed, $(count_of '"event":"sent"' /tmp/hr.out) measurements sent, stopped on SIGINT"
     else
-        result peripheral-heart-rate FAIL "exit $rc, sent=$(count_of '"event":"sent"' /tmp/hr.out): $(tail -n 3 /tmp/hr.out | tr '\n' ' ') $(cat /tmp/hr.err)"
+        result peripheral-heart-rate FAIL "exit $rc, advertised as $address (identity in $GUEST_BONDS: ${GUEST_IDENTITY:-none}), sent=$(count_of '"event":"sent"' /tmp/hr.out): $(tail -n 3 /tmp/hr.out | tr '\n' ' ') $(cat /tmp/hr.err)"
     fi
 }
 
 # Notification rate over the kernel path: transfer sends /transfer.txt in 20-byte
 # notifications, each as soon as the last was accepted; the host's central times them.
 scenario_notification_rate() {
-    $SWIFT_ATT peripheral transfer --transport hci0 --file /transfer.txt --json --duration 120 >/tmp/tr.out 2>/tmp/tr.err &
+    $SWIFT_ATT peripheral transfer --transport hci0 --bonds $GUEST_BONDS --file /transfer.txt --json --duration 120 >/tmp/tr.out 2>/tmp/tr.err &
     pid=$!
     if ! wait_for /tmp/tr.out '"event":"advertising"' 100; then
         result notification-rate FAIL "never advertised: $(cat /tmp/tr.err)"
@@ -133,7 +146,7 @@ scenario_notification_rate() {
 # (c) The other error paths, for real.
 scenario_errors() {
     # A user without CAP_NET_ADMIN.
-    su -s /bin/sh nobody -c "$SWIFT_ATT info --transport hci0" >/tmp/perm.out 2>/tmp/perm.err
+    su -s /bin/sh nobody -c "$SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS" >/tmp/perm.out 2>/tmp/perm.err
     rc=$?
     if [ $rc = 3 ] && grep -q "^swift-att: error: opening hci0 needs root or CAP_NET_ADMIN: run with sudo, or grant the binary the capability with 'sudo setcap cap_net_admin+ep \$(which swift-att)'$" /tmp/perm.err; then
         result error-eperm PASS "$(cat /tmp/perm.err)"
@@ -142,7 +155,7 @@ scenario_errors() {
     fi
 
     # An adapter that does not exist: the message lists the ones that do.
-    $SWIFT_ATT info --transport hci7 >/tmp/nodev.out 2>/tmp/nodev.err
+    $SWIFT_ATT info --transport hci7 --bonds $GUEST_BONDS >/tmp/nodev.out 2>/tmp/nodev.err
     rc=$?
     if [ $rc = 3 ] && grep -q '^swift-att: error: no such adapter hci7 (adapters present: hci0)$' /tmp/nodev.err; then
         result error-enodev PASS "$(cat /tmp/nodev.err)"
@@ -160,7 +173,7 @@ scenario_errors() {
         return
     fi
     echo 1 >"$switch/soft"
-    $SWIFT_ATT info --transport hci0 >/tmp/rfkill.out 2>/tmp/rfkill.err
+    $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS >/tmp/rfkill.out 2>/tmp/rfkill.err
     rc=$?
     echo 0 >"$switch/soft"
     if [ $rc = 3 ] && grep -q "^swift-att: error: hci0 is blocked by rfkill: unblock it with 'rfkill unblock bluetooth'$" /tmp/rfkill.err; then
@@ -180,7 +193,7 @@ scenario_errors() {
 scenario_central() {
     echo "KBENCH NEED bumble-peripheral"
     long=5a7e0002-5eed-4a11-9c0d-5a7e00000000
-    central() { $SWIFT_ATT central "$@" --transport hci0 --timeout 20; }
+    central() { $SWIFT_ATT central "$@" --transport hci0 --bonds $GUEST_BONDS --timeout 20; }
     if ! central discover "Bumble HR" >/tmp/cd.out 2>/tmp/cd.err; then
         result central-over-hci0 FAIL "discover: $(tail -n 1 /tmp/cd.err)"; return
     fi
@@ -206,14 +219,21 @@ scenario_central() {
 # bridged to its own Bumble controller and left to the kernel: btmgmt sets it up through
 # the management socket and gatttool reads over the kernel's L2CAP ATT socket, so the
 # kernel's SMP pairs with swift-att's (no bluetoothd, no D-Bus). swift-att serves
-# kernel-smp.json on hci0 and captures hci0; `swift-att dump` of the capture shows its side
-# of each pairing and encryption, and debugfs shows the key the kernel stored. One
-# swift-att process across every read: it keeps bonds in memory only.
+# kernel-smp.json on hci0 with --json, so it reports its side of each pairing (the
+# "paired" and "security" events, the number it compared), and captures hci0: `swift-att
+# dump` of the capture shows the order of events on each link and the LTK swift-att gave
+# its controller. Its bond file holds the key it kept, and debugfs the key the kernel
+# stored. One swift-att process (NoInputNoOutput) serves the reads at sec-level medium and
+# low, a second (DisplayYesNo) those at sec-level high, each with a bond file of its own,
+# so the second comes up under a new identity the kernel has no key for.
 SMP_DB=/kernel-smp.json
-# The encrypted characteristic: its value fits one Read By Type Response at ATT_MTU 23
+# The characteristics read: their values fit one Read By Type Response at ATT_MTU 23
 # (19 octets), as gatttool reads no further.
 SMP_ENCRYPTED=5A7E0102-5EED-4A11-9C0D-5A7E00000000
+SMP_AUTHENTICATED=5A7E0103-5EED-4A11-9C0D-5A7E00000000
 SMP_SCENARIOS="kernel-smp-pair kernel-smp-bond kernel-smp-low kernel-smp-high"
+SMP_BONDS=$BONDS/kernel-smp.json
+HIGH_BONDS=$BONDS/kernel-smp-high.json
 # A static random address for hci1: the kernel would otherwise connect from its public
 # address, whose ACL data Bumble's link drops (BENCH.md quirk 13).
 HCI1_ADDRESS=C0:4B:00:00:00:01
@@ -245,12 +265,14 @@ mgmt() {
     [ $rc = 0 ] && ! grep -q 'failed' /tmp/btmgmt.last
 }
 
-# Debian's kernel asks user space to confirm every LE Secure Connections Just Works
-# pairing, even one it starts itself with NoInputNoOutput (a management User Confirm
-# Request with hint 1, after the Pairing Random exchange), and waits for the answer;
-# bluetoothd's agent would give it. Here an interactive btmgmt
-# on hci1 asks "Accept pairing ... (yes/no)", and a loop that holds the write end of its
-# input FIFO answers yes to each question. Ending the loop closes the FIFO: btmgmt exits.
+# The kernel asks user space to confirm every LE Secure Connections pairing that is not
+# Passkey Entry: a Numeric Comparison (a management User Confirm Request with hint 0 and
+# the six-digit number) and, in Debian's kernel, even a Just Works pairing it starts
+# itself with NoInputNoOutput (hint 1, after the Pairing Random exchange). It waits for
+# the answer, which bluetoothd's agent would give. Here an interactive btmgmt on hci1
+# prints "hci1 ADDRESS User Confirm NNNNNN hint H", asks "Accept pairing ... (yes/no)",
+# and a loop that holds the write end of its input FIFO answers yes to each question.
+# Ending the loop closes the FIFO: btmgmt exits.
 agent_start() {
     rm -f /tmp/agent.in && mkfifo /tmp/agent.in
     btmgmt -i hci1 </tmp/agent.in >/tmp/agent.out 2>&1 &
@@ -275,36 +297,49 @@ agent_stop() {
     wait $AGENT 2>/dev/null
 }
 
-# gatt LEVEL OUT: gatttool reads the encrypted characteristic from swift-att at LEVEL
-# through hci1 (Read By Type, so no handle to know). No "-i hci1": that names hci1's
-# public address as the source, which the kernel routes nowhere once hci1's identity is
-# its static address (EHOSTUNREACH); with no source the kernel takes the one adapter that
-# is up and not on the user channel, hci1. Bounded (SECONDS, 40 by default): gatttool
-# waits as long as the kernel's connection attempt does.
-gatt() {
-    timeout "${3:-40}" gatttool -t random -b "$SMP_ADDRESS" --sec-level="$1" --char-read --uuid=$SMP_ENCRYPTED \
-        >"$2" 2>&1
+# user_confirms FROM: the User Confirm Requests btmgmt printed, from the FROM-th on (1 is
+# the first), one "NNNNNN hint H" a line.
+user_confirms() {
+    sed -n 's/.*User Confirm \([0-9]*\) hint \([0-9]*\).*/\1 hint \2/p' /tmp/agent.out | sed -n "$1,\$p"
 }
 
-# disconnections_reach N: until swift-att has seen N links close (the kernel drops an
-# idle LE link about 2 s after gatttool's socket closes), so the next read is a new link.
+# gatt ADDRESS UUID LEVEL OUT [SECONDS]: gatttool reads UUID's characteristic from the
+# swift-att peripheral at ADDRESS at LEVEL through hci1 (Read By Type, so no handle to
+# know). No "-i hci1": that names hci1's public address as the source, which the kernel
+# routes nowhere once hci1's identity is its static address (EHOSTUNREACH); with no
+# source the kernel takes the one adapter that is up and not on the user channel, hci1.
+# Bounded (SECONDS, 40 by default): gatttool waits as long as the kernel's connection
+# attempt does.
+gatt() {
+    timeout "${5:-40}" gatttool -t random -b "$1" --sec-level="$3" --char-read --uuid="$2" >"$4" 2>&1
+}
+
+# disconnections_reach N [OUT]: until the swift-att peripheral printing OUT (/tmp/smp.out
+# by default) has seen N links close (the kernel drops an idle LE link about 2 s after
+# gatttool's socket closes), so the next read is a new link.
 disconnections_reach() {
     i=0
-    while [ "$(count_of '"event":"disconnected"' /tmp/smp.out)" -lt "$1" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
-    [ "$(count_of '"event":"disconnected"' /tmp/smp.out)" -ge "$1" ]
+    while [ "$(count_of '"event":"disconnected"' "${2:-/tmp/smp.out}")" -lt "$1" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+    [ "$(count_of '"event":"disconnected"' "${2:-/tmp/smp.out}")" -ge "$1" ]
 }
 
-# kernel_ltk: hci1's stored LTK for swift-att, as debugfs prints it: address (type),
-# authenticated, key type, key size, EDIV, Rand, the key least significant octet first.
+# kernel_ltk ADDRESS: hci1's stored LTK for the peripheral at ADDRESS, as debugfs prints
+# it: address (type), authenticated, key type, key size, EDIV, Rand, the key least
+# significant octet first.
 kernel_ltk() {
-    grep -i "^$SMP_ADDRESS " $LTKS 2>/dev/null | head -n 1
+    grep -i "^$1 " $LTKS 2>/dev/null | head -n 1
+}
+
+# ltk_words LINE: a debugfs LTK line's fields in words, for the report.
+ltk_words() {
+    echo "$1" | awk '{ printf "debugfs: authenticated %s, type %s, %s octets", $4, $5, $6 }'
 }
 
 # links_in_capture DUMP: one line per connection in swift-att's capture of hci0 (as
 # `swift-att dump` prints it): how often the kernel sent a Pairing Request (SMP code 01),
 # the link was encrypted (Encryption Change), swift-att refused a request for want of
-# encryption (ATT error 0x0F), the LTK swift-att gave its controller (a decimal number),
-# and the order of those events.
+# encryption (ATT error 0x0F) or of authentication (0x05), the LTK swift-att gave its
+# controller (a decimal number), and the order of those events.
 links_in_capture() {
     awk '
         /LE Connection Complete/ { n++ }
@@ -312,6 +347,7 @@ links_in_capture() {
         /L2CAP: SMP \(0x0006\)/ { smp = 1 }
         /HCI Event: Encryption Change/ { encrypted[n]++; order[n] = order[n] "encrypt," }
         /Error: +0x0f / { refused[n]++; order[n] = order[n] "refuse," }
+        /Error: +0x05 / { refused[n]++; order[n] = order[n] "refuse-auth," }
         /Read By Type Response/ { order[n] = order[n] "read," }
         reply && /Long term key:/ { ltk[n] = $NF; reply = 0 }
         /HCI Command: LE Long Term Key Request Reply / { reply = 1 }
@@ -322,15 +358,15 @@ links_in_capture() {
         }' "$1"
 }
 
-# link_field N NAME: NAME's value on link N's line of /tmp/smp.links.
+# link_field N NAME [LINKS]: NAME's value on link N's line of LINKS (/tmp/smp.links).
 link_field() {
-    sed -n "s/^link $1: .*$2=\([^ ]*\).*/\1/p" /tmp/smp.links
+    sed -n "s/^link $1: .*$2=\([^ ]*\).*/\1/p" "${3:-/tmp/smp.links}"
 }
 
-# link_story N: link N's events in words, for the report.
+# link_story N [LINKS]: link N's events in words, for the report.
 link_story() {
-    link_field "$1" order | sed 's/pair,/Pairing Request, /g; s/refuse,/read refused (Insufficient Encryption), /g;
-        s/encrypt,/encrypted, /g; s/read,/read answered, /g; s/, $//'
+    link_field "$1" order "$2" | sed 's/pair,/Pairing Request, /g; s/refuse-auth,/read refused (Insufficient Authentication), /g;
+        s/refuse,/read refused (Insufficient Encryption), /g; s/encrypt,/encrypted, /g; s/read,/read answered, /g; s/, $//'
 }
 
 # decimal_to_hex N: a 128-bit number (as swift-att dump prints an LTK) in 32 hex digits.
@@ -356,6 +392,29 @@ decimal_to_hex() {
 # least significant octet first).
 reverse_octets() {
     echo "$1" | sed 's/../& /g' | awk '{ for (i = NF; i >= 1; i--) printf "%s", $i; print "" }'
+}
+
+# json_event OUT EVENT: the first EVENT object a swift-att --json printed in OUT.
+json_event() {
+    grep "\"event\":\"$2\"" "$1" | head -n 1
+}
+
+# json_has OBJECT FIELD VALUE: OBJECT (one line of JSON) has "FIELD":VALUE (VALUE as
+# written in JSON: true, 16, "\"Just Works\"").
+json_has() {
+    echo "$1" | grep -q "\"$2\":$3[,}]"
+}
+
+# json_string OBJECT FIELD: the string FIELD holds in OBJECT.
+json_string() {
+    echo "$1" | sed -n "s/.*\"$2\":\"\([^\"]*\)\".*/\1/p"
+}
+
+# bond_keys BONDS: every LTK the bond file BONDS holds (swift-att bonds list --keys;
+# 32 lowercase hex digits, most significant first), one a line.
+bond_keys() {
+    $SWIFT_ATT bonds list --keys --json --bonds "$1" 2>&1 | tee "$1.list" \
+        | grep -o '"key":"[0-9A-Fa-f]*"' | sed 's/"key":"\(.*\)"/\1/' | tr 'A-F' 'a-f'
 }
 
 smp_fail_all() {
@@ -385,12 +444,27 @@ scenario_kernel_smp() {
     btmgmt -i hci1 info 2>&1 | grep 'settings' | sed 's/^[[:space:]]*/KBENCH HCI1 /'
     agent_start
 
-    $SWIFT_ATT peripheral --database $SMP_DB --transport hci0 --json --btsnoop /tmp/smp.btsnoop --duration 150 \
-        >/tmp/smp.out 2>/tmp/smp.err &
+    smp_medium
+    smp_high
+
+    agent_stop
+    kill -TERM $bridge; wait $bridge
+    grep -o 'hci1 [0-9A-F:]* User Confirm [0-9]* hint [0-9]*\|User Confirm Reply successful' /tmp/agent.out | sed 's/^/KBENCH AGENT /'
+    dmesg | grep 'Bluetooth: hci1' | sed 's/^/KBENCH DMESG /'
+    echo "KBENCH MEASURE kernel-smp $(awk -v a="$smp_started" '{ printf "%.1f", $1 - a }' /proc/uptime) s (guest time: hci1 set up, two peripherals, 5 reads, captures decoded)"
+}
+
+# kernel-smp-pair, -bond and -low: swift-att with NoInputNoOutput (the default), the
+# kernel's hci1 with NoInputNoOutput: LE Secure Connections, Just Works.
+smp_medium() {
+    $SWIFT_ATT peripheral --database $SMP_DB --transport hci0 --bonds $SMP_BONDS --json --btsnoop /tmp/smp.btsnoop \
+        --duration 150 >/tmp/smp.out 2>/tmp/smp.err &
     pid=$!
     if ! wait_for /tmp/smp.out '"event":"advertising"' 100; then
-        smp_fail_all "swift-att never advertised: $(cat /tmp/smp.err)"
-        stop_peripheral $pid; agent_stop; kill -TERM $bridge; wait $bridge
+        for name in kernel-smp-pair kernel-smp-bond kernel-smp-low; do
+            result $name FAIL "swift-att never advertised: $(cat /tmp/smp.err)"
+        done
+        stop_peripheral $pid
         return
     fi
     SMP_ADDRESS=$(advertised_address /tmp/smp.out)
@@ -401,16 +475,16 @@ scenario_kernel_smp() {
     # pairing is still under way (dmesg: "security requested but not available": the ATT
     # socket asked before SMP was ready on the link and went ahead), so swift-att refuses
     # it first and gatttool retries once encrypted; the report shows the order.
-    gatt medium /tmp/gatt-pair.out
+    gatt "$SMP_ADDRESS" $SMP_ENCRYPTED medium /tmp/gatt-pair.out
     sed 's/^/KBENCH GATTTOOL medium: /' /tmp/gatt-pair.out
     value_pair=$(read_value /tmp/gatt-pair.out)
     handle=$(sed -n 's/^handle: \(0x[0-9a-f]*\).*/\1/p' /tmp/gatt-pair.out)
     disconnections_reach 1
-    ltk_kernel=$(kernel_ltk)
+    ltk_kernel=$(kernel_ltk "$SMP_ADDRESS")
 
     # (b) sec-level medium on a new link: the kernel encrypts with the LTK it stored and
     # swift-att answers from its bond; nobody pairs again.
-    gatt medium /tmp/gatt-bond.out
+    gatt "$SMP_ADDRESS" $SMP_ENCRYPTED medium /tmp/gatt-bond.out
     sed 's/^/KBENCH GATTTOOL medium again: /' /tmp/gatt-bond.out
     value_bond=$(read_value /tmp/gatt-bond.out)
     disconnections_reach 2
@@ -423,21 +497,17 @@ scenario_kernel_smp() {
     # for encryption; the kernel drops it (ENOTCONN) and gatttool waits out its 30 s ATT
     # timeout, the link left up. Swift-att has done its part by then, so the read is
     # bounded at 20 s and the result says which way it went.
-    gatt low /tmp/gatt-low.out 20
+    gatt "$SMP_ADDRESS" $SMP_ENCRYPTED low /tmp/gatt-low.out 20
     sed 's/^/KBENCH GATTTOOL low: /' /tmp/gatt-low.out
     value_low=$(read_value /tmp/gatt-low.out)
     [ -n "$value_low" ] && disconnections_reach 3
 
     stop_peripheral $pid
     stopped=$?
-    agent_stop
-    kill -TERM $bridge; wait $bridge
     $SWIFT_ATT dump /tmp/smp.btsnoop >/tmp/smp.dump 2>&1
     links_in_capture /tmp/smp.dump >/tmp/smp.links
     sed 's/^/KBENCH CAPTURE /' /tmp/smp.links
     echo "KBENCH LTK hci1: ${ltk_kernel:-none}"
-    grep -o 'hci1 [0-9A-F:]* User Confirm [0-9]* hint [0-9]*\|User Confirm Reply successful' /tmp/agent.out | sed 's/^/KBENCH AGENT /'
-    dmesg | grep 'Bluetooth: hci1' | sed 's/^/KBENCH DMESG /'
     # swift-att served three links and stopped cleanly on SIGINT.
     served=""
     [ "$stopped" = 0 ] && [ "$(count_of '"event":"connected"' /tmp/smp.out)" = 3 ] \
@@ -450,13 +520,23 @@ scenario_kernel_smp() {
     [ -n "$ltk_kernel" ] && [ "$swift_ltk" = "$kernel_key" ] && same_key=yes
     bonded_key=""
     [ "$(link_field 2 ltk)" = "$(link_field 1 ltk)" ] && [ "$(link_field 3 ltk)" = "$(link_field 1 ltk)" ] && bonded_key=yes
+    # swift-att's own word (--json): one pairing, Just Works over LE Secure Connections,
+    # unauthenticated, bonded; and the key it kept in its bond file is the kernel's.
+    paired=$(json_event /tmp/smp.out paired)
+    echo "KBENCH SWIFT-ATT paired: ${paired:-none}"
+    said_paired=""
+    [ "$(count_of '"event":"paired"' /tmp/smp.out)" = 1 ] && json_has "$paired" method '"Just Works"' \
+        && json_has "$paired" secureConnections true && json_has "$paired" authenticated false \
+        && json_has "$paired" keySize 16 && json_has "$paired" bonded true && said_paired=yes
+    kept_key=""
+    [ -n "$same_key" ] && bond_keys $SMP_BONDS | grep -qx "$kernel_key" && kept_key=yes
     text=$(db_text $SMP_ENCRYPTED)
 
     if [ -n "$served" ] && [ "$value_pair" = "$expected" ] && [ "$(link_field 1 pairing)" = 1 ] && [ "$(link_field 1 encrypted)" -ge 1 ] \
-        && [ -n "$same_key" ] && [ "$asked" = 1 ]; then
-        result kernel-smp-pair PASS "gatttool --sec-level=medium read $handle = '$text' (as in kernel-smp.json); the kernel paired (LE Secure Connections, Just Works, bonding; its User Confirm answered by btmgmt) and encrypted; on the link: $(link_story 1); the kernel's LTK ($(echo "$ltk_kernel" | awk '{ printf "debugfs: authenticated %s, type %s, %s octets", $4, $5, $6 }')) = swift-att's = $swift_ltk"
+        && [ -n "$same_key" ] && [ -n "$said_paired" ] && [ -n "$kept_key" ] && [ "$asked" = 1 ]; then
+        result kernel-smp-pair PASS "gatttool --sec-level=medium read $handle = '$text' (as in kernel-smp.json); the kernel paired (LE Secure Connections, Just Works, bonding; its User Confirm answered by btmgmt) and encrypted; swift-att --json: paired, Just Works, unauthenticated, 16 octets, bonded; on the link: $(link_story 1); the kernel's LTK ($(ltk_words "$ltk_kernel")) = swift-att's (capture and bond file) = $swift_ltk"
     else
-        result kernel-smp-pair FAIL "read '$value_pair' (expected '$expected'), $(sed -n 's/^link 1: //p' /tmp/smp.links), user confirms $asked, kernel LTK '${ltk_kernel:-none}' vs swift-att's $swift_ltk: $(tr '\n' ' ' </tmp/gatt-pair.out)"
+        result kernel-smp-pair FAIL "read '$value_pair' (expected '$expected'), $(sed -n 's/^link 1: //p' /tmp/smp.links), user confirms $asked, swift-att said '${paired:-nothing}', kernel LTK '${ltk_kernel:-none}' vs swift-att's $swift_ltk (kept in its bond file: ${kept_key:-no}): $(tr '\n' ' ' </tmp/gatt-pair.out)"
     fi
     if [ -n "$served" ] && [ "$value_bond" = "$expected" ] && [ "$(link_field 2 pairing)" = 0 ] && [ "$(link_field 2 encrypted)" -ge 1 ] \
         && [ "$(link_field 2 refused)" = 0 ] && [ -n "$bonded_key" ] && [ "$asked" = 1 ]; then
@@ -475,13 +555,94 @@ scenario_kernel_smp() {
     else
         result kernel-smp-low FAIL "read '$value_low', $(sed -n 's/^link 3: //p' /tmp/smp.links): $(tr '\n' ' ' </tmp/gatt-low.out)"
     fi
+}
 
-    # --sec-level=high asks for MITM protection, which a NoInputNoOutput peripheral cannot
-    # give: swift-att answers with Just Works and the kernel fails the pairing
-    # (Authentication Requirements). kernel-smp.json's authenticated characteristic is
-    # there for the day the peripheral can offer Passkey or Numeric Comparison.
-    result kernel-smp-high SKIP "gatttool --sec-level=high needs an authenticated (MITM) pairing, so swift-att peripheral needs an --io option (not there yet); with NoInputNoOutput the kernel refuses its Just Works"
-    echo "KBENCH MEASURE kernel-smp $(awk -v a="$smp_started" '{ printf "%.1f", $1 - a }' /proc/uptime) s (guest time: hci1 set up, pairing, 3 reads, capture decoded)"
+# kernel-smp-high: --sec-level=high asks for MITM protection, which Just Works cannot
+# give (the kernel fails such a pairing: Authentication Requirements). Both sides get
+# DisplayYesNo (swift-att --io display-yesno --yes, hci1 io-cap 1), which over LE Secure
+# Connections is Numeric Comparison: each side shows the same six digits and its user
+# says yes (btmgmt's agent for the kernel, --yes for swift-att). Read: the authenticated
+# characteristic, on a new link too, where the authenticated bond serves without pairing.
+smp_high() {
+    high_started=$(cut -d' ' -f1 /proc/uptime)
+    if ! mgmt io-cap 1; then
+        result kernel-smp-high FAIL "btmgmt could not make hci1 DisplayYesNo: $(tail -n 2 /tmp/btmgmt.out | tr '\n' ' ')"
+        return
+    fi
+    confirms_before=$(count_of 'User Confirm [0-9]' /tmp/agent.out)
+    $SWIFT_ATT peripheral --database $SMP_DB --transport hci0 --bonds $HIGH_BONDS --io display-yesno --yes --json \
+        --btsnoop /tmp/high.btsnoop --duration 100 >/tmp/high.out 2>/tmp/high.err &
+    pid=$!
+    if ! wait_for /tmp/high.out '"event":"advertising"' 100; then
+        result kernel-smp-high FAIL "swift-att --io display-yesno never advertised: $(cat /tmp/high.err)"
+        stop_peripheral $pid
+        return
+    fi
+    address=$(advertised_address /tmp/high.out)
+    expected=$(hex_of "$(db_text $SMP_AUTHENTICATED)")
+
+    # (d) The kernel pairs with MITM protection, then reads.
+    gatt "$address" $SMP_AUTHENTICATED high /tmp/gatt-high.out
+    sed 's/^/KBENCH GATTTOOL high: /' /tmp/gatt-high.out
+    value_high=$(read_value /tmp/gatt-high.out)
+    handle=$(sed -n 's/^handle: \(0x[0-9a-f]*\).*/\1/p' /tmp/gatt-high.out)
+    disconnections_reach 1 /tmp/high.out
+    ltk_high=$(kernel_ltk "$address")
+    # (d') A new link at high: both sides encrypt with the authenticated bond, no pairing.
+    gatt "$address" $SMP_AUTHENTICATED high /tmp/gatt-high-again.out
+    sed 's/^/KBENCH GATTTOOL high again: /' /tmp/gatt-high-again.out
+    value_again=$(read_value /tmp/gatt-high-again.out)
+    # No wait for the kernel to drop this link: stopping swift-att disconnects it.
+
+    stop_peripheral $pid
+    stopped=$?
+    $SWIFT_ATT dump /tmp/high.btsnoop >/tmp/high.dump 2>&1
+    links_in_capture /tmp/high.dump >/tmp/high.links
+    sed 's/^/KBENCH CAPTURE high /' /tmp/high.links
+    echo "KBENCH LTK hci1 high: ${ltk_high:-none}"
+    served=""
+    [ "$stopped" = 0 ] && [ "$(count_of '"event":"connected"' /tmp/high.out)" = 2 ] \
+        && tail -n 1 /tmp/high.out | grep -q '"event":"stopped","reason":"SIGINT"' && served=yes
+    [ -n "$served" ] || sed 's/^/KBENCH SWIFT-ATT high /' /tmp/high.out /tmp/high.err
+
+    # The kernel's side: one User Confirm Request since the first peripheral's, a
+    # Numeric Comparison (hint 0), and an authenticated LTK in debugfs.
+    confirms=$(user_confirms $((confirms_before + 1)))
+    kernel_number=$(echo "$confirms" | sed -n '1s/ hint .*//p')
+    kernel_hint=$(echo "$confirms" | sed -n '1s/.* hint //p')
+    # swift-att's side (--json): the number it was asked to confirm, the pairing it made.
+    confirm=$(json_event /tmp/high.out confirm-number)
+    swift_number=$(json_string "$confirm" number)
+    paired=$(json_event /tmp/high.out paired)
+    echo "KBENCH SWIFT-ATT high: ${confirm:-no confirm-number} ${paired:-no paired}"
+    said_paired=""
+    [ "$(count_of '"event":"paired"' /tmp/high.out)" = 1 ] && json_has "$paired" method '"Numeric Comparison"' \
+        && json_has "$paired" secureConnections true && json_has "$paired" authenticated true \
+        && json_has "$paired" keySize 16 && json_has "$paired" bonded true && said_paired=yes
+    # Both links reached swift-att's authenticated LE Secure Connections level.
+    secured=$(grep '"event":"security"' /tmp/high.out | grep -c '"authenticated":true.*"secureConnections":true\|"secureConnections":true.*"authenticated":true')
+    # The keys: the kernel's (debugfs, authenticated) = swift-att's on both links
+    # (capture) = the one in its bond file.
+    kernel_key=$(reverse_octets "$(echo "$ltk_high" | awk '{ print $NF }')")
+    swift_ltk=$(decimal_to_hex "$(link_field 1 ltk /tmp/high.links)")
+    kernel_authenticated=$(echo "$ltk_high" | awk '{ print $4 }')
+    same_key=""
+    [ -n "$ltk_high" ] && [ "$kernel_authenticated" = 1 ] && [ "$swift_ltk" = "$kernel_key" ] \
+        && [ "$(link_field 2 ltk /tmp/high.links)" = "$(link_field 1 ltk /tmp/high.links)" ] && same_key=yes
+    kept_key=""
+    bond_keys $HIGH_BONDS | grep -qx "$kernel_key" && grep -q '"authenticated":true' $HIGH_BONDS.list && kept_key=yes
+    text=$(db_text $SMP_AUTHENTICATED)
+
+    if [ -n "$served" ] && [ "$value_high" = "$expected" ] && [ "$value_again" = "$expected" ] \
+        && [ "$(echo "$confirms" | grep -c hint)" = 1 ] && [ "$kernel_hint" = 0 ] && [ -n "$kernel_number" ] \
+        && [ "$kernel_number" = "$swift_number" ] && [ -n "$said_paired" ] && [ "$secured" -ge 2 ] \
+        && [ "$(link_field 1 pairing /tmp/high.links)" = 1 ] && [ "$(link_field 2 pairing /tmp/high.links)" = 0 ] \
+        && [ "$(link_field 2 refused /tmp/high.links)" = 0 ] && [ -n "$same_key" ] && [ -n "$kept_key" ]; then
+        result kernel-smp-high PASS "gatttool --sec-level=high read $handle = '$text' (the authenticated characteristic of kernel-smp.json) from swift-att --io display-yesno --yes; hci1 DisplayYesNo: LE Secure Connections, Numeric Comparison, both sides compared $kernel_number (btmgmt's User Confirm, hint 0; swift-att's confirm-number) and said yes; swift-att --json: paired, Numeric Comparison, authenticated, 16 octets, bonded; on the link: $(link_story 1 /tmp/high.links); the kernel's LTK ($(ltk_words "$ltk_high")) = swift-att's (capture and bond file, authenticated) = $swift_ltk; a new link at high: $(link_story 2 /tmp/high.links), no second pairing"
+    else
+        result kernel-smp-high FAIL "read '$value_high' then '$value_again' (expected '$expected'), $(sed -n 's/^link 1: //p' /tmp/high.links) / $(sed -n 's/^link 2: //p' /tmp/high.links), kernel confirms '$(echo "$confirms" | tr '\n' ';')' vs swift-att's '${swift_number:-none}', swift-att said '${paired:-nothing}' ($secured authenticated links), kernel LTK '${ltk_high:-none}' vs swift-att's $swift_ltk (kept in its bond file: ${kept_key:-no}): $(tr '\n' ' ' </tmp/gatt-high.out)"
+    fi
+    echo "KBENCH MEASURE kernel-smp-high $(awk -v a="$high_started" '{ printf "%.1f", $1 - a }' /proc/uptime) s (guest time: DisplayYesNo peripheral up, Numeric Comparison pairing and read, a second link, checks)"
 }
 
 scenario_open
