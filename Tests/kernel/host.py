@@ -361,7 +361,7 @@ def main():
     parser.add_argument('--transfer-text', required=True, help='the file the guest sends (to check what arrives)')
     parser.add_argument('--work', required=True, help='directory for logs')
     parser.add_argument('--swift-att', required=True, help='the swift-att binary, for the baseline on this host')
-    parser.add_argument('--timeout', type=float, default=240, help='seconds the guest may take, boot included')
+    parser.add_argument('--timeout', type=float, default=480, help='seconds the guest may take, boot included (a loaded machine runs TCG several times slower)')
     args = parser.parse_args()
     bench = Bench(args)
     # SIGTERM/SIGINT end the run through the same cleanup as any other exit.

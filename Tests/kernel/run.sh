@@ -142,7 +142,7 @@ echo "initramfs $(du -h "$WORK/initramfs.cpio.gz" | cut -f1), kernel $KV"
 # ---------------------------------------------------------------- 5. boot and run
 step "boot and scenarios"
 "$ROOT/Tests/bench/.venv/bin/python" "$HERE/host.py" --kernel "$VMLINUZ" --initrd "$WORK/initramfs.cpio.gz" \
-    --transfer-text "$R/transfer.txt" --work "$WORK" --swift-att "$BINARY" --timeout "${KERNEL_BENCH_TIMEOUT:-240}" &
+    --transfer-text "$R/transfer.txt" --work "$WORK" --swift-att "$BINARY" --timeout "${KERNEL_BENCH_TIMEOUT:-480}" &
 HOST_PID=$!
 status=0
 wait "$HOST_PID" || status=$?
