@@ -180,7 +180,9 @@ public struct PairingSession: Sendable {
 
     /// Numeric Comparison: whether the user saw the same number on both devices.
     public mutating func confirm(_ matches: Bool, now: ContinuousClock.Instant) -> [PairingAction] {
-        guard sc.awaitingUserConfirmation else { return [] }
+        // A user who answers after the pairing ended (the peer failed it, the timer ran
+        // out) is answering nothing.
+        guard sc.awaitingUserConfirmation, isActive else { return [] }
         var out: [PairingAction] = []
         sc.awaitingUserConfirmation = false
         if matches {
@@ -193,7 +195,7 @@ public struct PairingSession: Sendable {
 
     /// Passkey Entry: the passkey the user typed (0–999999), or `nil` if they cancelled.
     public mutating func enterPasskey(_ passkey: UInt32?, now: ContinuousClock.Instant) -> [PairingAction] {
-        guard awaitingPasskey else { return [] }
+        guard awaitingPasskey, isActive else { return [] }
         var out: [PairingAction] = []
         awaitingPasskey = false
         guard let passkey, passkey <= 999_999 else {

@@ -194,4 +194,23 @@ struct PairingHostileInputTests {
         for i in 0..<5 { t.record(.sent(.invalidParameters), peer: BluetoothAddress(UInt64(i)), now: now + .seconds(i)) }
         #expect(t.entries.count == 2)
     }
+
+    /// Found by the `smp` fuzz target (Fixtures/fuzz/smp/crash-*): a user who answers
+    /// after the pairing ended — the peer sent Pairing Failed, or the SMP timer ran out —
+    /// is answering nothing, and the session stays silent.
+    @Test("A late passkey after the peer failed the pairing, or after the timeout, is ignored", arguments: [false, true])
+    func lateAnswers(timedOut: Bool) {
+        var s = responder(PairingConfiguration(ioCapability: .keyboardOnly, requiresMITM: true, secureConnections: .disabled))
+        let request = SMPPDU.pairingRequest(PairingFeatures(ioCapability: .displayOnly, authenticationRequirements: [.bonding, .mitm]))
+        let actions = s.receive(request.bytes[...], now: now)
+        #expect(actions.contains { if case .requestPasskey = $0 { return true }; return false })
+        if timedOut {
+            #expect(s.expire(now: now + .seconds(31)) == [.failed(.timedOut)])
+        } else {
+            #expect(s.receive(SMPPDU.pairingFailed(.passkeyEntryFailed).bytes[...], now: now) == [.failed(.received(.passkeyEntryFailed))])
+        }
+        #expect(s.enterPasskey(123_456, now: now).isEmpty)
+        #expect(s.confirm(true, now: now).isEmpty)
+        #expect(s.nextDeadline == nil)
+    }
 }
