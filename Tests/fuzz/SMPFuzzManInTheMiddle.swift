@@ -25,10 +25,11 @@ import SwiftATTSecurity
 /// sequence numbers would catch it), only drop them.
 ///
 /// Checked at the end: if both completed, they hold the same LTK and agree on method,
-/// key size, Secure Connections and bonding, each took only keys the other sent (and
-/// exactly those, unless a man in the middle had Secure Connections' unauthenticated
-/// Key Distribution octets to flip), and with Numeric Comparison both users saw the
-/// same number. If the fuzzer disturbed
+/// Secure Connections and bonding, each took only keys the other sent, and with
+/// Numeric Comparison both users saw the same number; they also agree on the key size
+/// and each took exactly the keys the other sent, unless a man in the middle had
+/// Secure Connections' unauthenticated octets (Maximum Encryption Key Size, Key
+/// Distribution) to change. If the fuzzer disturbed
 /// nothing, both finished, and the same way: both completed, or one sent Pairing Failed
 /// and the other received it with the same reason (or both sent it, with one reason).
 struct SMPFuzzManInTheMiddle {
@@ -246,9 +247,15 @@ struct SMPFuzzManInTheMiddle {
         switch (initiator.outcome, responder.outcome) {
         case let (.completed(a)?, .completed(b)?):
             require(a.longTermKey == b.longTermKey, "both completed with different LTKs: \(a) / \(b)")
-            require(a.method == b.method && a.keySize == b.keySize && a.secureConnections == b.secureConnections
+            require(a.method == b.method && a.secureConnections == b.secureConnections
                         && a.authenticated == b.authenticated && a.bonding == b.bonding,
                     "both completed, disagreeing: \(a) / \(b)")
+            // Nor does f6 cover Maximum Encryption Key Size: a man in the middle who
+            // lowers it on one side gets key sizes that differ, and both complete when
+            // the octets one side cut off happen to be zero (one time in 256 per octet).
+            if !disturbed || !a.secureConnections {
+                require(a.keySize == b.keySize, "both completed with key sizes \(a.keySize) and \(b.keySize)")
+            }
             // Keys travel encrypted: whatever a side took, the other sent. That both
             // sides agree on the set is promised only where phase 1 is authenticated:
             // legacy pairing hashes both PDUs into c1, but Secure Connections' f6 covers
