@@ -4,7 +4,7 @@
 #   Tests/fuzz/run.sh [--runs N] [--seconds S] [--jobs J] [--onone] [--build-only] [target…]
 #
 # Targets (default: all): att hci-event hci-acl h4 advertising btsnoop l2cap
-# le-signaling gatt-server gatt-client. Each runs for N executions or S seconds,
+# le-signaling gatt-server gatt-client smp. Each runs for N executions or S seconds,
 # whichever comes first (default: 100000 executions), starting from its corpus
 # (.build-fuzz/corpus/<target>, kept between runs), seeds cut from Fixtures/ by
 # seeds.py, and the regression inputs in
@@ -20,12 +20,13 @@
 # LLVMFuzzerTestOneInput libFuzzer's own main() calls. In Package.swift such targets
 # would have no main() in the normal build (or clash with swift-att's), and SwiftPM's
 # sanitizer flags apply to the whole graph, including Transport/Host and the test
-# targets that the harnesses do not need. Compiling the seven modules (SwiftATTCore,
+# targets that the harnesses do not need. Compiling the nine modules (SwiftATTCore,
 # SwiftATTPDU, SwiftATTHCI, SwiftATTAdvertising, SwiftATTL2CAP, SwiftATTCrypto,
-# SwiftATTGATT) directly takes about a minute on two cores, needs nothing from .build/,
-# and rebuilds only what changed. All are pure Swift but SwiftATTCrypto, which calls
-# OpenSSL's libcrypto (libssl-dev) through the CSwiftATTCrypto module map: every compile
-# is given that module's directory, and targets that link it get -lcrypto.
+# SwiftATTGATT, SwiftATTSMP, SwiftATTSecurity) directly takes about a minute on two
+# cores, needs nothing from .build/, and rebuilds only what changed. All are pure Swift
+# but SwiftATTCrypto, which calls OpenSSL's libcrypto (libssl-dev) through the
+# CSwiftATTCrypto module map: every compile is given that module's directory, and
+# targets that link it (gatt-server, gatt-client, smp) get -lcrypto.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -54,7 +55,7 @@ done
 declare -A harness=(
     [att]=ATTPDUFuzz [hci-event]=HCIEventFuzz [hci-acl]=ACLDataPacketFuzz [h4]=H4DeframerFuzz
     [advertising]=AdvertisingDataFuzz [btsnoop]=BTSnoopFuzz [l2cap]=L2CAPRecombinerFuzz
-    [le-signaling]=LESignalingFuzz [gatt-server]=GATTServerFuzz [gatt-client]=GATTClientFuzz
+    [le-signaling]=LESignalingFuzz [gatt-server]=GATTServerFuzz [gatt-client]=GATTClientFuzz [smp]=SMPFuzz
 )
 declare -A modules=(
     [att]="SwiftATTCore SwiftATTPDU" [hci-event]="SwiftATTCore SwiftATTHCI" [hci-acl]="SwiftATTCore SwiftATTHCI"
@@ -62,13 +63,14 @@ declare -A modules=(
     [l2cap]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP" [le-signaling]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP"
     [gatt-server]="SwiftATTCore SwiftATTPDU SwiftATTCrypto SwiftATTGATT"
     [gatt-client]="SwiftATTCore SwiftATTPDU SwiftATTCrypto SwiftATTGATT"
+    [smp]="SwiftATTCore SwiftATTSMP SwiftATTCrypto SwiftATTSecurity"
 )
 # Inputs longer than this are cut; streams (captures, request sequences) get more room.
 declare -A max_len=(
     [att]=600 [hci-event]=300 [hci-acl]=600 [h4]=4096 [advertising]=300 [btsnoop]=8192
-    [l2cap]=4096 [le-signaling]=300 [gatt-server]=4096 [gatt-client]=4096
+    [l2cap]=4096 [le-signaling]=300 [gatt-server]=4096 [gatt-client]=4096 [smp]=2048
 )
-all_targets=(att hci-event hci-acl h4 advertising btsnoop l2cap le-signaling gatt-server gatt-client)
+all_targets=(att hci-event hci-acl h4 advertising btsnoop l2cap le-signaling gatt-server gatt-client smp)
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 [[ -n "$runs$seconds" ]] || runs=100000
 for t in "${targets[@]}"; do
@@ -89,7 +91,8 @@ mkdir -p "$build/modules" "$build/bin"
 
 declare -A deps=([SwiftATTCore]="" [SwiftATTPDU]="SwiftATTCore" [SwiftATTHCI]="SwiftATTCore"
     [SwiftATTAdvertising]="SwiftATTCore" [SwiftATTL2CAP]="SwiftATTCore SwiftATTHCI"
-    [SwiftATTCrypto]="SwiftATTCore" [SwiftATTGATT]="SwiftATTCore SwiftATTPDU SwiftATTCrypto")
+    [SwiftATTCrypto]="SwiftATTCore" [SwiftATTGATT]="SwiftATTCore SwiftATTPDU SwiftATTCrypto"
+    [SwiftATTSMP]="SwiftATTCore" [SwiftATTSecurity]="SwiftATTCore SwiftATTSMP SwiftATTCrypto")
 
 # Quiet the gold linker's "Cannot export local symbol '__asan_…'" notes (harmless).
 link_filter() { grep -v "Cannot export local symbol" || true; }
@@ -113,6 +116,8 @@ build_target() {
     local t=$1 binary="$build/bin/$1" file="Tests/fuzz/${harness[$1]}.swift"
     local support=(Tests/fuzz/FuzzInput.swift)
     [[ $t == gatt-* ]] && support+=(Tests/fuzz/FuzzDatabase.swift)
+    [[ $t == smp ]] && support+=(Tests/fuzz/SMPFuzzMaterial.swift Tests/fuzz/SMPFuzzWatchedSession.swift
+        Tests/fuzz/SMPFuzzManInTheMiddle.swift)
     local objects=() libraries=() m
     for m in ${modules[$t]}; do objects+=("$build/modules/$m.o"); done
     [[ " ${modules[$t]} " == *" SwiftATTCrypto "* ]] && libraries+=(-lcrypto)
@@ -128,8 +133,9 @@ build_target() {
 # The modules the chosen targets need: SwiftATTCore, then two chains side by side (each
 # module is one single-threaded whole-module compile, these machines have two cores).
 # Chains rather than layers: GATT starts as soon as ATT and Crypto (a small module) are
-# done instead of waiting for HCI, the longest compile of the middle layer; the two
-# chains take about as long.
+# done instead of waiting for HCI, the longest compile of the middle layer; the Security
+# Manager's two (SMP's codec, then the pairing machine over it and Crypto) follow GATT,
+# which still leaves that chain the shorter one.
 needed=" $(for t in "${targets[@]}"; do echo "${modules[$t]}"; done | tr ' ' '\n' | sort -u | tr '\n' ' ') "
 build_chain() {
     local m
@@ -138,7 +144,7 @@ build_chain() {
     done
 }
 build_chain SwiftATTCore
-build_chain SwiftATTPDU SwiftATTCrypto SwiftATTGATT &
+build_chain SwiftATTPDU SwiftATTCrypto SwiftATTGATT SwiftATTSMP SwiftATTSecurity &
 chain=$!
 build_chain SwiftATTHCI SwiftATTAdvertising SwiftATTL2CAP
 wait "$chain"

@@ -7,14 +7,16 @@ One directory per target, one file per seed, named by content hash so re-running
 idempotent. Inputs are in each harness's own format (see the harness's doc comment):
 plain PDUs and packets for the decoders, and for the stream targets the records that
 FuzzInput.record() reads (a length octet, 0xFF then a 16-bit length for long ones).
-Sources: Fixtures/att and Fixtures/advertising vector tables, and every btsnoop
-capture in Fixtures/captures and Fixtures/hci (real Bumble-to-Bumble traffic).
+Sources: Fixtures/att and Fixtures/advertising vector tables, every btsnoop
+capture in Fixtures/captures and Fixtures/hci (real Bumble-to-Bumble traffic), and the
+SMP golden vectors of Tests/SwiftATTSMPTests/SMPVectors.swift.
 """
 import argparse
 import glob
 import hashlib
 import json
 import os
+import re
 import struct
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -74,6 +76,17 @@ def l2cap_frames(records):
             out.append((direction, handle, cid, bytes(buf[4:4 + length])))
             del partial[key]
     return out
+
+
+def smp_vectors():
+    """The octets of every SMPVector(name, hex, ...) in the SMP codec's golden table."""
+    path = os.path.join(ROOT, "Tests", "SwiftATTSMPTests", "SMPVectors.swift")
+    source = open(path).read()
+    vectors = []
+    for match in re.finditer(r'SMPVector\(\s*"(?:[^"\\]|\\.)*",\s*("[^"]*"(?:\s*\+\s*"[^"]*")*)', source):
+        literal = "".join(re.findall(r'"([^"]*)"', match.group(1)))
+        vectors.append(bytes.fromhex(literal.replace(" ", "")))
+    return vectors
 
 
 def record(payload):
@@ -187,6 +200,46 @@ def build(out):
     for procedure in range(16):
         add("gatt-client", bytes([procedure, 0x03, 0x00, 0x00]) + b"\x00" * 64)
         add("gatt-client", bytes([procedure, 0x10, 0x00, 0x01]) + b"\x00" * 64)
+
+    # smp (see SMPFuzz.swift): header (bit 0: man in the middle; bit 1: responder; bit 2:
+    # public initiator), four configuration octets per session, then the script.
+    # With a man in the middle an empty script is a whole honest pairing, so a grid of
+    # configuration pairs reaches every association model, both SC and legacy, OOB and
+    # key distribution from the first execution.
+    def configuration(io=3, sc=0, mitm=False, bonding=True, confirms=False, sizes=0, keys=0, extras=0):
+        return bytes([io | sc << 3 | mitm << 5 | (not bonding) << 6 | confirms << 7, sizes, keys, extras])
+
+    for io_i in range(5):
+        for io_r in range(5):
+            for sc in range(3):
+                for mitm in (False, True):
+                    add("smp", b"\x01" + configuration(io_i, sc, mitm) + configuration(io_r, sc, mitm))
+    for extras_i, extras_r in [(0x08, 0x10), (0x10, 0x08), (0x18, 0x18), (0x18, 0x38), (0x07, 0x07), (0x05, 0x03)]:
+        add("smp", b"\x01" + configuration(extras=extras_i) + configuration(extras=extras_r))
+        add("smp", b"\x05" + configuration(sc=2, extras=extras_i) + configuration(sc=2, extras=extras_r))
+    for sizes_i, sizes_r in [(0x09, 0x00), (0x00, 0x39), (0xF0, 0x00), (0x05, 0x65)]:
+        add("smp", b"\x01" + configuration(sc=2, sizes=sizes_i) + configuration(sc=2, sizes=sizes_r))
+        add("smp", b"\x01" + configuration(sizes=sizes_i) + configuration(sc=1, sizes=sizes_r))
+    add("smp", b"\x01" + configuration(keys=0x07) + configuration(bonding=False))
+    add("smp", b"\x01" + configuration() + configuration(confirms=True))
+    add("smp", b"\x09" + configuration() + configuration())  # both hold the debug key: a reflection
+    # One session against the captured peer: the responder gets what Bumble's central
+    # sent (op 0: a record), the initiator starts (op 2) and gets what its peripheral sent.
+    central = [r for path, r in all_records if os.path.basename(path) == "scan-pair-central.btsnoop"]
+    for records in central:
+        smp = [(d, p) for d, _, cid, p in l2cap_frames(records) if cid == 0x0006]
+        by_central = b"".join(b"\x00" + record(p) for d, p in smp if d == "sent")
+        by_peripheral = b"".join(b"\x00" + record(p) for d, p in smp if d == "received")
+        add("smp", b"\x02" + configuration() + by_central)
+        add("smp", b"\x00" + configuration() + b"\x02" + by_peripheral)
+    # Every golden vector as the first PDU each role receives, and after a valid Pairing
+    # Request (the responder) or Response (the initiator), where phase 2's checks judge it.
+    request = bytes.fromhex("01 03 00 0d 10 03 03".replace(" ", ""))
+    response = bytes.fromhex("02 03 00 0d 10 01 03".replace(" ", ""))
+    for vector in smp_vectors():
+        add("smp", b"\x02" + configuration() + b"\x00" + record(vector))
+        add("smp", b"\x02" + configuration() + b"\x00" + record(request) + b"\x00" + record(vector))
+        add("smp", b"\x00" + configuration() + b"\x02\x00" + record(response) + b"\x00" + record(vector))
 
     for target, datas in seeds.items():
         directory = os.path.join(out, target)
