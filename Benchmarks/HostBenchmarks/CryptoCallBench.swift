@@ -8,7 +8,9 @@ import SwiftATTCrypto
 /// Per side of a Just Works pairing (Core 5.4 Vol 3 Part H §2.3.5.6): one key pair, one
 /// ECDH (which validates the peer's key first), a nonce, f4 once (the responder makes
 /// its confirm value, the initiator checks it), f5 once (three AES-CMACs) and f6 twice
-/// (Ea and Eb). Passkey Entry adds twenty rounds of a nonce and two f4s.
+/// (Ea and Eb). Passkey Entry adds twenty rounds of a nonce and two f4s. The bare AES-128
+/// block and AES-CMAC rows are the primitives under legacy pairing, address resolution,
+/// signed writes and the Database Hash.
 enum CryptoCallBench {
     struct Call {
         let name: String
@@ -23,6 +25,7 @@ enum CryptoCallBench {
         let peer = P256KeyPair.generate().publicKey
         let dhKey = try ours.sharedSecret(with: peer)
         let x = ours.publicKey.x
+        let block64 = [UInt8](repeating: 0x5A, count: 64)
         let (a, b) = (BluetoothAddress(0xC0_5A_17_00_06_01, kind: .random), BluetoothAddress(0xC0_5A_17_00_06_02, kind: .random))
         // Every result feeds a checksum that is printed nowhere, so no call is optimised away.
         var sink: UInt128 = 0
@@ -44,6 +47,8 @@ enum CryptoCallBench {
             try time("P256KeyPair.sharedSecret(with:)", slow, perSide: 1) { sink ^= UInt128(try ours.sharedSecret(with: peer).bytes[0]) },
             try time("  of which P256PublicKey.validate()", slow, perSide: 0) { try peer.validate() },
             time("SecureRandom.uint128()", iterations, perSide: 1) { sink ^= SecureRandom.uint128() },
+            time("AES128.encrypt (one block)", iterations, perSide: 0) { sink ^= AES128(key: sink).encrypt(sink) },
+            time("CMAC.tag (64 octets)", iterations, perSide: 0) { sink ^= CMAC.tag(key: sink, message: block64) },
             time("f4 (one AES-CMAC, 65 octets)", iterations, perSide: 1) {
                 sink ^= SecurityFunctions.f4(u: x, v: x, x: sink, z: 0)
             },

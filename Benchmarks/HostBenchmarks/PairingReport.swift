@@ -97,7 +97,7 @@ struct PairingReport {
     /// The crypto a side of a Just Works pairing makes, call by call, beside that side's
     /// whole `PairingSession` (`sessionSide`, µs): the rest is the state machine and the
     /// PDU codec.
-    private func printCryptoCalls(sessionSide: Double?) throws {
+    func printCryptoCalls(sessionSide: Double?) throws {
         let calls = try CryptoCallBench.run(iterations: quick ? 200 : 5_000)
         print("The cryptographic calls one at a time (SwiftATTCrypto on OpenSSL's libcrypto; CPU time per call, the best of")
         print("three batches) and what one side of a Just Works pairing makes of them, beside the PairingSession side above")

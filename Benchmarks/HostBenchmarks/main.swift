@@ -11,13 +11,14 @@ import SwiftATTTransport
 // `swift run -c release swift-att-host-benchmarks`; `--quick` for a smoke run of a few
 // seconds; `--no-bumble` to skip the columns that need the bench's Python venv;
 // `--only LENGTH/LINKS` for one case of the loopback table; `--pairing-only` for the
-// pairing tables alone (PairingReport).
+// pairing tables alone (PairingReport); `--crypto-only` for its table of crypto calls alone.
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print("""
     usage: swift-att-host-benchmarks [--quick] [--no-bumble] [--only LENGTH/LINKS]
                                      [--own-loops | --shared-loop | --per-host | --split] [--buffers N]
                                      [--count N] [--runs N] [--ceiling-only] [--pairing-only | --no-pairing]
+                                     [--crypto-only]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
@@ -30,6 +31,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
       --ceiling-only only the runs over Bumble's controllers against the raw link
       --pairing-only only the pairing tables (LE Secure Connections, in one process and
                      over Bumble's controllers); --no-pairing leaves them out
+      --crypto-only  only the table of SwiftATTCrypto's calls (the last of the pairing tables)
     """)
     exit(0)
 }
@@ -46,6 +48,10 @@ let withBumble = !CommandLine.arguments.contains("--no-bumble")
 let ceilingOnly = CommandLine.arguments.contains("--ceiling-only")
 let runs = value(after: "--runs").flatMap { Int($0) }.map { max(1, $0) } ?? (quick ? 1 : 5)
 let pairing = PairingReport(quick: quick, runs: runs, withBumble: withBumble)
+if CommandLine.arguments.contains("--crypto-only") {
+    try pairing.printCryptoCalls(sessionSide: nil)
+    exit(0)
+}
 if CommandLine.arguments.contains("--pairing-only") {
     try await pairing.run()
     exit(0)

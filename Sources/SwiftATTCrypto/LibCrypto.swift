@@ -21,6 +21,24 @@ import Musl
 /// pairing machine is not made to carry an error path no test could reach. Where an
 /// input *can* be refused (a peer's public key, a private key out of range) the
 /// function throws `P256Error` instead.
+///
+/// Objects made once. Looking an algorithm up by name and building the P-256 group cost
+/// more than the block, tag or point they serve, so three libcrypto objects are made the
+/// first time they are needed and kept for the life of the process: the P-256 `EC_GROUP`
+/// (`P256Curve`), the fetched AES-128-ECB `EVP_CIPHER` (`AES128`) and a CMAC `EVP_MAC_CTX`
+/// over AES-128-CBC that every tag copies (`CMAC`). Each is a `nonisolated(unsafe)
+/// static let`: Swift runs its initializer once, under a lock, before any thread reads
+/// it, and nothing assigns it again. They are shared across threads without a lock of our
+/// own because after that initializer they are only ever passed to functions that take
+/// them as `const` and do not change them (`EC_POINT_mul`, `EC_POINT_is_on_curve`, ... on
+/// the group; `EVP_EncryptInit_ex2` on the cipher; `EVP_MAC_CTX_dup` on the context),
+/// which openssl-threads(7) names as the case in which an object may be used by many
+/// threads at once; where one of them takes a reference (`EVP_MAC_CTX_dup`, on the MAC and
+/// its cipher), the count is changed atomically. crypto(7) recommends exactly this ("Performance": fetch an algorithm once
+/// and pass the fetched object to every operation). They are never freed: each is a few
+/// hundred bytes made once, and freeing one at exit would race with a thread still using
+/// it. Every other libcrypto object a call makes (a cipher or MAC context, a point, a
+/// number) is its own and freed before the call returns.
 enum LibCrypto {
     /// Stops with `function`'s name and the reason on OpenSSL's error queue.
     static func fail(_ function: StaticString) -> Never {
@@ -50,9 +68,8 @@ enum LibCrypto {
 
     /// Runs `body` with NUL-terminated copies of `strings` that live for the whole call.
     ///
-    /// `OSSL_PARAM_BLD_push_*` keep the key and value pointers they are given until
-    /// `OSSL_PARAM_BLD_to_param` copies them, so Swift's temporary C string for one
-    /// argument would be gone by then.
+    /// An `OSSL_PARAM` keeps the key and value pointers it is built from until it is
+    /// used, so Swift's temporary C string for one argument would be gone by then.
     static func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>]) -> R) -> R {
         let copies = strings.map { string -> UnsafeMutablePointer<CChar> in
             guard let copy = strdup(string) else { fatalError("strdup: out of memory") }

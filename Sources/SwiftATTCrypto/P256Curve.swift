@@ -4,106 +4,100 @@ import SwiftATTCore
 /// The NIST P-256 curve (FIPS 186-4 §D.1.2.3; Core 5.4 Vol 3 Part H §2.3.5.6.1) and the
 /// libcrypto calls on it that `P256PublicKey` and `P256KeyPair` share.
 ///
-/// Every libcrypto object made here is freed before the function returns; what leaves
-/// is plain octets, so the public types stay `Sendable` values.
+/// Every calculation is made on one `EC_GROUP`, built once for the process (`LibCrypto`,
+/// "Objects made once"); the points, numbers and scratch context a call makes are freed
+/// before it returns, so what leaves is plain octets and the public types stay `Sendable`
+/// values. The group's functions here are the `EC_POINT` arithmetic OpenSSL 3 keeps (the
+/// deprecated interface is `EC_KEY`, which this module's header leaves out): the same calls
+/// libcrypto's own EC key generation and ECDH make once they have their group.
 enum P256Curve {
     /// The field prime p = 2²⁵⁶ − 2²²⁴ + 2¹⁹² + 2⁹⁶ − 1, big-endian.
     static let prime: [UInt8] = octets("ffffffff 00000001 00000000 00000000 00000000 ffffffff ffffffff ffffffff")
     /// The group order n, big-endian.
     static let order: [UInt8] = octets("ffffffff 00000000 ffffffff ffffffff bce6faad a7179e84 f3b9cac2 fc632551")
-    /// OpenSSL's name for the curve in OSSL_PARAM key data.
-    static let groupName = "prime256v1"
+
+    /// The P-256 group. Built once: making one costs more than validating a key.
+    nonisolated(unsafe) private static let group: OpaquePointer = {
+        guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else {
+            LibCrypto.fail("EC_GROUP_new_by_curve_name(prime256v1)")
+        }
+        return group
+    }()
 
     /// Whether `a` < `b`, both 32 octets big-endian (so the octet order is the number order).
     static func isBelow(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         a.lexicographicallyPrecedes(b)
     }
 
-    /// Whether (x, y) satisfies the curve equation: libcrypto refuses to set an affine
-    /// point that does not, and is asked again explicitly.
-    static func isOnCurve(x: [UInt8], y: [UInt8]) -> Bool {
-        withGroup { group, context in
+    /// Whether `scalar`, 32 octets big-endian, is a private key: in [1, n − 1].
+    static func isPrivateKey(_ scalar: [UInt8]) -> Bool {
+        scalar.count == 32 && scalar.contains(where: { $0 != 0 }) && isBelow(scalar, order)
+    }
+
+    /// Runs `body` with (x, y) as a libcrypto point and a scratch context, or returns
+    /// `nil` if (x, y) does not satisfy the curve equation. The coordinates are already
+    /// known to be 32 octets below p (`P256PublicKey.withValidatedPoint`), so this is the
+    /// last of its checks.
+    static func withPoint<R>(x: [UInt8], y: [UInt8], _ body: (_ point: OpaquePointer, _ context: OpaquePointer) -> R) -> R? {
+        withContext { context in
             let bx = bignum(x), by = bignum(y)
             defer { BN_free(bx); BN_free(by) }
             guard let point = EC_POINT_new(group) else { LibCrypto.fail("EC_POINT_new") }
             defer { EC_POINT_free(point) }
+            // libcrypto refuses to set an affine point off the curve; it is asked again
+            // explicitly, so the check does not rest on that side effect.
             let set = EC_POINT_set_affine_coordinates(group, point, bx, by, context) == 1
-            let onCurve = set && EC_POINT_is_on_curve(group, point, context) == 1
-            // The refusal left its reason on the error queue; it is an answer, not a failure.
-            if !onCurve { LibCrypto.clearErrors() }
-            return onCurve
+            guard set, EC_POINT_is_on_curve(group, point, context) == 1 else {
+                // The refusal left its reason on the error queue; it is an answer, not a failure.
+                LibCrypto.clearErrors()
+                return nil
+            }
+            return body(point, context)
         }
     }
 
     /// The public point d·G of a private scalar d already checked to be in [1, n − 1],
     /// as 32-octet big-endian coordinates.
     static func publicPoint(of privateKey: [UInt8]) -> (x: [UInt8], y: [UInt8]) {
-        withGroup { group, context in
-            let d = bignum(privateKey)
-            defer { BN_clear_free(d) }
-            guard let point = EC_POINT_new(group) else { LibCrypto.fail("EC_POINT_new") }
-            defer { EC_POINT_free(point) }
-            LibCrypto.check(EC_POINT_mul(group, point, d, nil, nil, context), "EC_POINT_mul")
-            guard let bx = BN_new(), let by = BN_new() else { LibCrypto.fail("BN_new") }
-            defer { BN_free(bx); BN_free(by) }
-            LibCrypto.check(EC_POINT_get_affine_coordinates(group, point, bx, by, context),
-                            "EC_POINT_get_affine_coordinates")
-            return (octets(of: bx), octets(of: by))
+        withContext { context in
+            multiply(privateKey, nil, context)
         }
     }
 
-    /// An EVP_PKEY for a key pair (`privateKey` given) or a public key alone; `nil` if
-    /// libcrypto refuses the public point. The caller frees it with EVP_PKEY_free.
-    static func makeKey(x: [UInt8], y: [UInt8], privateKey: [UInt8]?) -> OpaquePointer? {
-        // SEC 1 §2.3.3's uncompressed encoding, the form OSSL_PKEY_PARAM_PUB_KEY takes.
-        let encodedPoint: [UInt8] = [0x04] + x + y
-        let scalar = privateKey.map(bignum)
-        defer { if let scalar { BN_clear_free(scalar) } }
-        let names = [OSSL_PKEY_PARAM_GROUP_NAME, groupName, OSSL_PKEY_PARAM_PUB_KEY, OSSL_PKEY_PARAM_PRIV_KEY]
-        return LibCrypto.withCStrings(names) { c in
-            encodedPoint.withUnsafeBufferPointer { point -> OpaquePointer? in
-                guard let builder = OSSL_PARAM_BLD_new() else { LibCrypto.fail("OSSL_PARAM_BLD_new") }
-                defer { OSSL_PARAM_BLD_free(builder) }
-                LibCrypto.check(OSSL_PARAM_BLD_push_utf8_string(builder, c[0], c[1], 0), "OSSL_PARAM_BLD_push_utf8_string")
-                LibCrypto.check(OSSL_PARAM_BLD_push_octet_string(builder, c[2], point.baseAddress, point.count),
-                                "OSSL_PARAM_BLD_push_octet_string")
-                if let scalar {
-                    LibCrypto.check(OSSL_PARAM_BLD_push_BN(builder, c[3], scalar), "OSSL_PARAM_BLD_push_BN")
-                }
-                guard let parameters = OSSL_PARAM_BLD_to_param(builder) else { LibCrypto.fail("OSSL_PARAM_BLD_to_param") }
-                defer {
-                    // The copy holds the private scalar: wipe it before freeing (OpenSSL
-                    // 3.0 has no OSSL_PARAM_clear_free yet).
-                    if let secret = OSSL_PARAM_locate(parameters, c[3]), let data = secret.pointee.data {
-                        OPENSSL_cleanse(data, secret.pointee.data_size)
-                    }
-                    OSSL_PARAM_free(parameters)
-                }
-                guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
-                    LibCrypto.fail("EVP_PKEY_CTX_new_from_name(EC)")
-                }
-                defer { EVP_PKEY_CTX_free(context) }
-                LibCrypto.check(EVP_PKEY_fromdata_init(context), "EVP_PKEY_fromdata_init")
-                var key: OpaquePointer? = nil
-                let selection = scalar == nil ? CSWIFTATT_EVP_PKEY_PUBLIC_KEY : CSWIFTATT_EVP_PKEY_KEYPAIR
-                guard EVP_PKEY_fromdata(context, &key, selection, parameters) == 1, key != nil else {
-                    LibCrypto.clearErrors()
-                    return nil
-                }
-                return key
-            }
-        }
+    /// The x-coordinate of d·Q, 32 octets big-endian: the ECDH shared secret of a private
+    /// scalar d in [1, n − 1] and a point Q that `withPoint` has checked. P-256's cofactor
+    /// is 1, so Q is in the group of order n and d·Q is never the point at infinity.
+    static func sharedX(privateKey: [UInt8], point: OpaquePointer, context: OpaquePointer) -> [UInt8] {
+        multiply(privateKey, point, context).x
     }
 
-    /// Runs `body` with the P-256 group and a scratch context, both freed after.
-    private static func withGroup<R>(_ body: (OpaquePointer, OpaquePointer) -> R) -> R {
-        guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else {
-            LibCrypto.fail("EC_GROUP_new_by_curve_name(prime256v1)")
+    /// d·Q, or d·G when `point` is nil, as affine coordinates.
+    private static func multiply(_ privateKey: [UInt8], _ point: OpaquePointer?, _ context: OpaquePointer) -> (x: [UInt8], y: [UInt8]) {
+        let d = bignum(privateKey)
+        defer { BN_clear_free(d) }
+        // Marked secret, as libcrypto marks an EC key's private scalar, so that any BIGNUM
+        // routine that looks at the flag takes its constant-time path.
+        BN_set_flags(d, BN_FLG_CONSTTIME)
+        guard let product = EC_POINT_new(group) else { LibCrypto.fail("EC_POINT_new") }
+        defer { EC_POINT_free(product) }
+        let multiplied = if let point {
+            EC_POINT_mul(group, product, nil, point, d, context)
+        } else {
+            EC_POINT_mul(group, product, d, nil, nil, context)
         }
-        defer { EC_GROUP_free(group) }
+        LibCrypto.check(multiplied, "EC_POINT_mul")
+        guard let bx = BN_new(), let by = BN_new() else { LibCrypto.fail("BN_new") }
+        defer { BN_clear_free(bx); BN_clear_free(by) }
+        LibCrypto.check(EC_POINT_get_affine_coordinates(group, product, bx, by, context),
+                        "EC_POINT_get_affine_coordinates")
+        return (octets(of: bx), octets(of: by))
+    }
+
+    /// Runs `body` with a scratch context for the group's arithmetic, freed after.
+    private static func withContext<R>(_ body: (OpaquePointer) -> R) -> R {
         guard let context = BN_CTX_new() else { LibCrypto.fail("BN_CTX_new") }
         defer { BN_CTX_free(context) }
-        return body(group, context)
+        return body(context)
     }
 
     /// A BIGNUM holding the big-endian `octets`; the caller frees it.

@@ -6,41 +6,32 @@ import SwiftATTCore
 /// and ECDH with the peer's key to give the DHKey.
 ///
 /// The private key is kept as its 32 octets, most significant first, not as a
-/// libcrypto object, so the pair is a plain `Sendable` value that any task may hold;
-/// each operation builds the libcrypto key it needs and frees it. Swift gives no way to
-/// wipe an array's storage, so the octets live in memory until it is reused, as with
-/// any Swift value. The description shows only the public key.
+/// libcrypto object, so the pair is a plain `Sendable` value that any task may hold and
+/// no thread can see half made; an ECDH turns the octets into the number it multiplies
+/// by, which costs next to nothing beside the multiplication, and frees it. Swift gives no
+/// way to wipe an array's storage, so the octets live in memory until it is reused, as
+/// with any Swift value. The description shows only the public key.
 public struct P256KeyPair: Sendable, CustomStringConvertible {
     private let privateKey: [UInt8]
     public let publicKey: P256PublicKey
 
-    /// A fresh key pair from libcrypto's key generator (its DRBG, seeded by the kernel).
+    /// A fresh key pair from libcrypto's private random generator (its DRBG, seeded by
+    /// the kernel).
+    ///
+    /// The private key is drawn as SP 800-56A Rev. 3 §5.6.1.2.2 ("testing candidates")
+    /// and libcrypto's own EC key generation draw it: 256 random bits, drawn again until
+    /// they are a number in [1, n − 1] (a redraw comes about once in 2³² keys). Then the
+    /// public key is d·G, as for a given private key.
     ///
     /// Does not throw: generation fails only when libcrypto itself cannot run (no
     /// randomness, no memory), which no input causes and no caller can repair; see
     /// `LibCrypto`.
     public static func generate() -> P256KeyPair {
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
-            LibCrypto.fail("EVP_PKEY_CTX_new_from_name(EC)")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        LibCrypto.check(EVP_PKEY_keygen_init(context), "EVP_PKEY_keygen_init")
-        LibCrypto.check(EVP_PKEY_CTX_set_group_name(context, "P-256"), "EVP_PKEY_CTX_set_group_name(P-256)")
-        var key: OpaquePointer? = nil
-        LibCrypto.check(EVP_PKEY_generate(context, &key), "EVP_PKEY_generate")
-        defer { EVP_PKEY_free(key) }
-        var scalar: OpaquePointer? = nil
-        LibCrypto.check(EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_PRIV_KEY, &scalar), "EVP_PKEY_get_bn_param(priv)")
-        defer { BN_clear_free(scalar) }
-        var octets = [UInt8](repeating: 0, count: 32)
-        guard BN_bn2binpad(scalar, &octets, 32) == 32 else { LibCrypto.fail("BN_bn2binpad") }
-        // One path to the public key for generated and given scalars alike.
-        do {
-            return try P256KeyPair(privateKey: octets)
-        } catch {
-            // libcrypto's generator returns a scalar in [1, n − 1] by definition.
-            fatalError("libcrypto generated a P-256 private key out of range: \(error)")
-        }
+        var candidate = [UInt8](repeating: 0, count: 32)
+        repeat {
+            LibCrypto.check(RAND_priv_bytes(&candidate, Int32(candidate.count)), "RAND_priv_bytes")
+        } while !P256Curve.isPrivateKey(candidate)
+        return P256KeyPair(checkedPrivateKey: candidate)
     }
 
     /// The key pair of a given private scalar, 32 octets, most significant first: the
@@ -48,43 +39,28 @@ public struct P256KeyPair: Sendable, CustomStringConvertible {
     /// scalar is in [1, n − 1].
     public init(privateKey: [UInt8]) throws(P256Error) {
         guard privateKey.count == 32 else { throw .invalidPrivateKey(.wrongLength(privateKey.count)) }
-        guard privateKey.contains(where: { $0 != 0 }), P256Curve.isBelow(privateKey, P256Curve.order) else {
-            throw .invalidPrivateKey(.outOfRange)
-        }
+        guard P256Curve.isPrivateKey(privateKey) else { throw .invalidPrivateKey(.outOfRange) }
+        self.init(checkedPrivateKey: privateKey)
+    }
+
+    /// The key pair of a scalar already known to be in [1, n − 1].
+    private init(checkedPrivateKey privateKey: [UInt8]) {
         self.privateKey = privateKey
         let point = P256Curve.publicPoint(of: privateKey)
         publicKey = P256PublicKey(x: point.x, y: point.y)
     }
 
-    /// The DHKey shared with `peer`: the x-coordinate of d·Q, after `peer.validate()`
-    /// has checked that Q is a point of the curve (the invalid-curve attack,
-    /// CVE-2018-5383, is exactly an ECDH on an unchecked point).
+    /// The DHKey shared with `peer`: the x-coordinate of d·Q, computed only once Q has
+    /// passed every check of `peer.validate()`, made here whether or not the caller has
+    /// made them already (the invalid-curve attack, CVE-2018-5383, is exactly an ECDH on
+    /// an unchecked point). Those checks are all the checking Q needs: P-256's cofactor is
+    /// 1, so a point on the curve is in the group, and libcrypto's own peer-key check
+    /// (`EVP_PKEY_derive_set_peer_ex`'s, which multiplies Q by n) would add nothing.
     public func sharedSecret(with peer: P256PublicKey) throws(P256Error) -> DHKey {
-        try peer.validate()
-        guard let ours = P256Curve.makeKey(x: publicKey.x, y: publicKey.y, privateKey: privateKey) else {
-            LibCrypto.fail("EVP_PKEY_fromdata (our own key pair)")
+        let x = try peer.withValidatedPoint { point, context in
+            P256Curve.sharedX(privateKey: privateKey, point: point, context: context)
         }
-        defer { EVP_PKEY_free(ours) }
-        // libcrypto checks the point on import as well; having passed validate(), a
-        // refusal here can only be its on-curve check disagreeing, so it is reported so.
-        guard let theirs = P256Curve.makeKey(x: peer.x, y: peer.y, privateKey: nil) else {
-            throw .invalidPublicKey(.notOnCurve)
-        }
-        defer { EVP_PKEY_free(theirs) }
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, ours, nil) else {
-            LibCrypto.fail("EVP_PKEY_CTX_new_from_pkey")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        LibCrypto.check(EVP_PKEY_derive_init(context), "EVP_PKEY_derive_init")
-        // validate_peer = 1: libcrypto's own EVP_PKEY_public_check as a second gate.
-        guard EVP_PKEY_derive_set_peer_ex(context, theirs, 1) == 1 else {
-            LibCrypto.clearErrors()
-            throw .invalidPublicKey(.notOnCurve)
-        }
-        var secret = [UInt8](repeating: 0, count: 32)
-        var length = secret.count
-        LibCrypto.check(EVP_PKEY_derive(context, &secret, &length), "EVP_PKEY_derive")
-        guard length == 32, let key = DHKey(bytes: secret) else { LibCrypto.fail("EVP_PKEY_derive (length)") }
+        guard let key = DHKey(bytes: x) else { LibCrypto.fail("EC_POINT_mul (DHKey length)") }
         return key
     }
 

@@ -4,8 +4,8 @@
 /// each coordinate the other way round).
 ///
 /// Making one checks nothing, because a peer's key is only known to be a key once
-/// `validate()` has said so; `P256KeyPair.sharedSecret(with:)` validates before it
-/// computes anything.
+/// `validate()` has said so; `P256KeyPair.sharedSecret(with:)` makes the same checks
+/// itself before it computes anything.
 public struct P256PublicKey: Sendable, Hashable {
     /// The x-coordinate, 32 octets, most significant first.
     public let x: [UInt8]
@@ -22,6 +22,13 @@ public struct P256PublicKey: Sendable, Hashable {
     /// y² = x³ − 3x + b (mod p). That is the full check the invalid-curve attack needs
     /// (CVE-2018-5383): P-256's cofactor is 1, so every such point is in the group.
     public func validate() throws(P256Error) {
+        try withValidatedPoint { _, _ in }
+    }
+
+    /// Runs `body` with the key as a libcrypto point and a scratch context once it has
+    /// passed every check `validate()` describes: the one place a public key is checked,
+    /// so that an ECDH checks its peer's key as validation does, and only once.
+    func withValidatedPoint<R>(_ body: (_ point: OpaquePointer, _ context: OpaquePointer) -> R) throws(P256Error) -> R {
         guard x.count == 32, y.count == 32 else {
             throw .invalidPublicKey(.wrongLength(x: x.count, y: y.count))
         }
@@ -31,8 +38,9 @@ public struct P256PublicKey: Sendable, Hashable {
         guard P256Curve.isBelow(x, P256Curve.prime), P256Curve.isBelow(y, P256Curve.prime) else {
             throw .invalidPublicKey(.coordinateOutOfRange)
         }
-        guard P256Curve.isOnCurve(x: x, y: y) else {
+        guard let result = P256Curve.withPoint(x: x, y: y, body) else {
             throw .invalidPublicKey(.notOnCurve)
         }
+        return result
     }
 }
