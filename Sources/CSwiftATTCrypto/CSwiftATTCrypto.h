@@ -18,7 +18,3 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
-// EVP_PKEY_KEYPAIR and EVP_PKEY_PUBLIC_KEY are macro expressions over other macros,
-// which Swift does not import.
-static const int CSWIFTATT_EVP_PKEY_KEYPAIR = EVP_PKEY_KEYPAIR;
-static const int CSWIFTATT_EVP_PKEY_PUBLIC_KEY = EVP_PKEY_PUBLIC_KEY;
