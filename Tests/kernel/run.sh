@@ -21,6 +21,13 @@ ROOT=$(cd "$HERE/../.." && pwd)
 WORK=${KERNEL_BENCH_DIR:-${TMPDIR:-/tmp}/swift-att-kernel-bench}
 export PATH="/opt/swift/usr/bin:$PATH"
 mkdir -p "$WORK"
+# One bench at a time per work directory: two runs sharing it (two CI runs, or two
+# sessions on one machine) would overwrite each other's initramfs and console log.
+exec 9>"$WORK/.lock"
+if ! flock -n 9; then
+    echo "[kernel-bench] another run holds $WORK; waiting for it (KERNEL_BENCH_DIR picks another directory)"
+    flock 9
+fi
 started=$SECONDS
 step() { printf '[kernel-bench] %s (%ds)\n' "$1" "$((SECONDS - started))"; }
 
