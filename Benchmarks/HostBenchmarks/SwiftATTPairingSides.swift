@@ -25,7 +25,7 @@ enum SwiftATTPairingHosts {
         let loop = try shared ?? HostEventLoop(name: "pair-peripheral")
         let database = try GATTDatabase(services: [], genericAccess: GATTGenericAccess(deviceName: "pairing", appearance: 0))
         let peripheral = try await Peripheral.start(transport: transport, database: database, readvertising: .off, on: loop)
-        await peripheral.controller.configureSecurity(
+        try await peripheral.controller.configureSecurity(
             method.security(address: peripheral.info.randomAddress, identityResolvingKey: peripheralIRK), delegate: method.delegate)
         let responder = SwiftATTResponder(peripheral: peripheral, loop: loop, ownsLoop: shared == nil)
         var advertisement = AdvertisingDataBuilder()
@@ -40,7 +40,7 @@ enum SwiftATTPairingHosts {
                         on shared: HostEventLoop? = nil) async throws -> SwiftATTInitiator {
         let loop = try shared ?? HostEventLoop(name: "pair-central")
         let central = try await Central.start(transport: transport, on: loop)
-        await central.controller.configureSecurity(
+        try await central.controller.configureSecurity(
             method.security(address: central.info.randomAddress, identityResolvingKey: centralIRK), delegate: method.delegate)
         return SwiftATTInitiator(central: central, peer: try await central.connect(address), loop: loop, ownsLoop: shared == nil)
     }

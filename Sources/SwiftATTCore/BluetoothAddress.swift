@@ -69,6 +69,20 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether this address can stand for a device across connections: a public address
+    /// other than 00:00:00:00:00:00, or a static random address whose 46 random bits are
+    /// neither all 0 nor all 1 (Vol 6 Part B §1.3.2.1). Private addresses change and
+    /// cannot; Part H §3.6.5 requires one of these in Identity Address Information.
+    public var isIdentityAddress: Bool {
+        switch kind {
+        case .public:
+            return value != 0
+        case .random:
+            let randomBits = value & 0x3FFF_FFFF_FFFF
+            return randomSubtype == .static && randomBits != 0 && randomBits != 0x3FFF_FFFF_FFFF
+        }
+    }
+
     /// `AA:BB:CC:DD:EE:FF`, most significant byte first, uppercase.
     public var description: String {
         let digits = Array("0123456789ABCDEF")

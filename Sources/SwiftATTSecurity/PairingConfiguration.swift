@@ -33,8 +33,8 @@ public struct PairingConfiguration: Sendable, Hashable {
     public var outOfBand: OutOfBandData?
     /// The passkey this device shows in Passkey Entry instead of drawing one: a headless
     /// device with its PIN printed on a label, or a test. Weaker than a fresh passkey per
-    /// pairing (Part H §2.3.5.3 draws one at random); `nil` (or a number above 999999,
-    /// which no user could type) draws one each time.
+    /// pairing (Part H §2.3.5.3 draws one at random); `nil` draws one each time. A
+    /// number above 999999, which no user could type, fails `validate()`.
     public var fixedPasskey: UInt32?
 
     public init(ioCapability: IOCapability = .noInputNoOutput, bonding: Bool = true,

@@ -42,7 +42,7 @@ extension PairingSession {
     }
 
     mutating func receivedKey(_ pdu: SMPPDU, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
-        guard distribution.expected.first == pdu.code else {
+        guard let n = negotiation, distribution.expected.first == pdu.code else {
             fail(sending: .unspecifiedReason, now: now, into: &out)
             return
         }
@@ -51,16 +51,24 @@ extension PairingSession {
         case let .encryptionInformation(ltk):
             distribution.pendingLongTermKey = ltk
         case let .centralIdentification(ediv, rand):
-            distribution.received.longTermKey = LongTermKey(key: distribution.pendingLongTermKey ?? 0, ediv: ediv, rand: rand)
+            // The peer cuts its key to the negotiated size (§2.3.4) and so does the
+            // controller when it encrypts; a peer that sent more octets would otherwise
+            // leave a bond whose key no link ever uses.
+            let key = Self.shorten(distribution.pendingLongTermKey ?? 0, to: n.keySize)
+            distribution.received.longTermKey = LongTermKey(key: key, ediv: ediv, rand: rand)
         case let .identityInformation(irk):
             distribution.pendingIdentityKey = irk
         case let .identityAddressInformation(address):
-            // An identity address is public or static random (§3.6.5).
-            if address.kind == .random && address.randomSubtype != .static {
+            // An identity address is public or static random (§3.6.5), and one that
+            // cannot identify anybody (private, all-zero, all-one) is refused rather
+            // than stored as a bond nobody could match.
+            guard address.isIdentityAddress else {
                 fail(sending: .invalidParameters, now: now, into: &out)
                 return
             }
-            distribution.received.identityResolvingKey = distribution.pendingIdentityKey
+            // An all-zero IRK resolves addresses anyone can make: keep the identity,
+            // drop the key, so the peer is not "recognised" under forged RPAs.
+            distribution.received.identityResolvingKey = distribution.pendingIdentityKey == 0 ? nil : distribution.pendingIdentityKey
             distribution.received.identityAddress = address
         case let .signingInformation(csrk):
             distribution.received.signatureKey = csrk

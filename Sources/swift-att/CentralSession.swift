@@ -37,7 +37,14 @@ enum CentralSession {
         // A signed write is asked for on a plain link: encrypting the bonded link at once
         // would turn it into a Write Command (Part G §4.9.2).
         if options.signed { security.encryptsBondedLinks = false }
-        await central.controller.configureSecurity(security, delegate: delegate)
+        do {
+            try await central.controller.configureSecurity(security, delegate: delegate)
+        } catch {
+            // Only the stored identity can be wrong here: the options were checked.
+            await central.close()
+            bonds.close()
+            throw .input("cannot pair as configured: \(error)")
+        }
         // Pairing, encryption and bonds the file could not keep, as they happen.
         let securityReport = CentralSecurityReport.start(central: central, report: report,
                                                          resultOnStandardOutput: options.action == .pair)

@@ -174,7 +174,14 @@ final class PeripheralSession {
         })
         // Centrals pair as --io says; the user's part is answered from --passkey and --yes.
         let delegate = TerminalPairingDelegate(options: options.pairing, terminal: nil, json: options.json)
-        await peripheral.controller.configureSecurity(options.pairing.securityConfiguration, delegate: delegate)
+        do {
+            try await peripheral.controller.configureSecurity(options.pairing.securityConfiguration, delegate: delegate)
+        } catch {
+            // Only the stored identity can be wrong here: the options were checked.
+            await peripheral.close()
+            bonds.close()
+            throw .input("cannot pair as configured: \(error)")
+        }
         let securityEvents = peripheral.controller.securityEvents()
         tasks.append(Task {
             for await event in securityEvents { inputs.yield(.security(event)) }

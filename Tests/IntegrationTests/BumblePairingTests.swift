@@ -71,7 +71,7 @@ import TestSupport
                                         arguments: ["--irk", bumbleIRK] + options + ["advertise", "--name", "bumble-smp", "--service", "FEE0", "--readvertise"])
             _ = try await bumble.next("ready")
             let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
-            await central.controller.configureSecurity(
+            try await central.controller.configureSecurity(
                 security(io, mitm: mitm, address: central.info.randomAddress, secureConnections: secureConnections),
                 delegate: delegate)
             let events = EventLog(central.controller.securityEvents())
@@ -249,7 +249,7 @@ import TestSupport
         #expect(first.randomSubtype == .resolvablePrivate && ready["identity"] as? String == Self.bumbleAddress)
 
         let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
-        await central.controller.configureSecurity(Self.security(.noInputNoOutput, address: central.info.randomAddress),
+        try await central.controller.configureSecurity(Self.security(.noInputNoOutput, address: central.info.randomAddress),
                                                    delegate: AutomaticPairingDelegate())
         let events = EventLog(central.controller.securityEvents())
         let filter = ScanFilter(services: [BluetoothUUID(0xFEE0)])
@@ -310,7 +310,7 @@ import TestSupport
             ])
             let database = try GATTDatabase(services: [service], genericAccess: GATTGenericAccess(deviceName: "swift-att", appearance: 0))
             let peripheral = try await Peripheral.start(transport: try TransportSpecification(parsing: bench.transports[0]), database: database)
-            await peripheral.controller.configureSecurity(security(io, mitm: mitm, address: peripheral.info.randomAddress),
+            try await peripheral.controller.configureSecurity(security(io, mitm: mitm, address: peripheral.info.randomAddress),
                                                           delegate: delegate)
             let events = EventLog(peripheral.controller.securityEvents())
             let connections = peripheral.events()

@@ -77,4 +77,20 @@ struct BluetoothAddressTests {
         #expect(BluetoothAddress(value, kind: .random).randomSubtype == subtype)
         #expect(BluetoothAddress(value, kind: .public).randomSubtype == nil, "public addresses have no subtype")
     }
+
+    @Test("identity addresses: public but not zero, static random with mixed random bits", arguments: [
+        (BluetoothAddress(0x00_1B_DC_01_02_03, kind: .public), true),
+        (BluetoothAddress(0xFF_FF_FF_FF_FF_FF, kind: .public), true),
+        (BluetoothAddress(0, kind: .public), false),
+        (BluetoothAddress(0xC0_5A_17_00_00_02, kind: .random), true),
+        (BluetoothAddress(0xC0_00_00_00_00_01, kind: .random), true),
+        (BluetoothAddress(0xC0_00_00_00_00_00, kind: .random), false),   // random bits all 0
+        (BluetoothAddress(0xFF_FF_FF_FF_FF_FF, kind: .random), false),   // random bits all 1
+        (BluetoothAddress(0x4A_11_22_33_44_55, kind: .random), false),   // resolvable private
+        (BluetoothAddress(0x0A_11_22_33_44_55, kind: .random), false),   // non-resolvable private
+        (BluetoothAddress(0x8A_11_22_33_44_55, kind: .random), false),   // reserved
+    ])
+    func identityAddresses(_ address: BluetoothAddress, isIdentity: Bool) {
+        #expect(address.isIdentityAddress == isIdentity, "\(address) \(address.kind)")
+    }
 }

@@ -34,7 +34,7 @@ import TestSupport
     static func startPeripheral(on controller: LoopbackController, storage: any SecurityStorage) async throws -> Peripheral {
         let peripheral = try await Peripheral.start(transport: controller.specification, database: try database(),
                                                     storage: storage)
-        await peripheral.controller.configureSecurity(SecurityConfiguration(), delegate: AutomaticPairingDelegate())
+        try await peripheral.controller.configureSecurity(SecurityConfiguration(), delegate: AutomaticPairingDelegate())
         var builder = AdvertisingDataBuilder()
         try builder.append(.flags(.leGeneralDiscoverableLEOnly))
         try builder.append(.serviceUUIDs(ServiceUUIDList([LoopbackPairingTests.service])))
@@ -44,7 +44,7 @@ import TestSupport
 
     static func startCentral(on controller: LoopbackController, storage: any SecurityStorage) async throws -> Central {
         let central = try await Central.start(transport: controller.specification, storage: storage)
-        await central.controller.configureSecurity(SecurityConfiguration(), delegate: AutomaticPairingDelegate())
+        try await central.controller.configureSecurity(SecurityConfiguration(), delegate: AutomaticPairingDelegate())
         return central
     }
 

@@ -65,14 +65,14 @@ import TestSupport
             let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [encrypted, authenticated, stream, signed])],
                                             genericAccess: GATTGenericAccess(deviceName: "secure", appearance: 0))
             let p = try await Peripheral.start(transport: link.addController().specification, database: database)
-            await p.controller.configureSecurity(peripheral, delegate: peripheralDelegate)
+            try await p.controller.configureSecurity(peripheral, delegate: peripheralDelegate)
             let peripheralEvents = EventLog(p.controller.securityEvents())
             var builder = AdvertisingDataBuilder()
             try builder.append(.flags(.leGeneralDiscoverableLEOnly))
             try builder.append(.serviceUUIDs(ServiceUUIDList([service])))
             try await p.startAdvertising(data: builder.advertisingData.encoded())
             let c = try await Central.start(transport: link.addController().specification)
-            await c.controller.configureSecurity(central, delegate: centralDelegate)
+            try await c.controller.configureSecurity(central, delegate: centralDelegate)
             return SecurePair(link: link, peripheral: p, central: c, stream: stream, writes: writes,
                               centralEvents: EventLog(c.controller.securityEvents()), peripheralEvents: peripheralEvents)
         }
@@ -443,6 +443,22 @@ import TestSupport
             guard case let .failed(failure) = error else { throw error }
             #expect(failure == .received(.pairingNotSupported))
         }
+        await pair.stop()
+    }
+
+    @Test func aConfigurationThatCouldNeverPairIsRefusedAndTheOneBeforeItStays() async throws {
+        var twelve = SecurityConfiguration()
+        twelve.pairing.maximumKeySize = 12
+        let pair = try await SecurePair.start(central: twelve)
+        var impossible = twelve
+        impossible.pairing.maximumKeySize = 17
+        await #expect(throws: PairingConfigurationError.keySizeOutOfRange(17)) {
+            try await pair.central.controller.configureSecurity(impossible, delegate: AutomaticPairingDelegate())
+        }
+        #expect(pair.central.controller.securityConfiguration.pairing.maximumKeySize == 12)
+        // The security floor still pairs with the configuration before: a 12-octet key.
+        let peer = try await pair.connect()
+        #expect(try await peer.pair() == .encrypted(keySize: 12))
         await pair.stop()
     }
 

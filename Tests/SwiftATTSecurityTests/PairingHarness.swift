@@ -23,6 +23,9 @@ struct PairingHarness {
     var comparedNumbers: [PairingRole: UInt32] = [:]
     /// The key each controller encrypted with.
     var encryptionKeys: [PairingRole: UInt128] = [:]
+    /// A man in the middle: rewrites a PDU one side sent before the other receives it
+    /// (`traffic` records what was sent).
+    var tamper: (@Sendable (PairingRole, SMPPDU) -> SMPPDU)?
 
     struct Users {
         /// What a user asked for a passkey types: the displayed one unless overridden.
@@ -85,7 +88,8 @@ struct PairingHarness {
                 switch action {
                 case let .send(pdu):
                     traffic.append((who, pdu))
-                    queue.append((other, deliver(pdu.bytes[...], to: other)))
+                    let delivered = tamper?(who, pdu) ?? pdu
+                    queue.append((other, deliver(delivered.bytes[...], to: other)))
                 case .acceptPairing:
                     queue.append((who, responder.accept(users.accepts, now: clock)))
                 case let .confirmNumber(n):

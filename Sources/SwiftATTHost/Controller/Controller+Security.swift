@@ -8,14 +8,26 @@ extension Controller {
     /// the user's questions. Applies to pairings that start afterwards. After
     /// `start(storage:)`, a configuration without an identity distributes the stored
     /// one, and the stored bonds stay unless `bonds` replaces them.
+    ///
+    /// Throws, changing nothing, when the pairing configuration (with the stored identity
+    /// filled in) could never pair: `PairingConfiguration.validate()`.
     public func configureSecurity(_ configuration: SecurityConfiguration, bonds: BondStore? = nil,
-                                  delegate: (any PairingDelegate)? = nil) async {
-        let (effective, store) = securitySettings.withLock { settings -> (SecurityConfiguration, BondStore) in
+                                  delegate: (any PairingDelegate)? = nil) async throws(PairingConfigurationError) {
+        let outcome = securitySettings.withLock { settings -> Result<(SecurityConfiguration, BondStore), PairingConfigurationError> in
+            var proposed = settings
+            proposed.configuration = configuration
+            let effective = proposed.effectiveConfiguration
+            do throws(PairingConfigurationError) {
+                try effective.pairing.validate()
+            } catch {
+                return .failure(error)
+            }
             settings.configuration = configuration
             if let bonds { settings.bonds = bonds }
             settings.delegate = delegate
-            return (settings.effectiveConfiguration, settings.bonds)
+            return .success((settings.effectiveConfiguration, settings.bonds))
         }
+        let (effective, store) = try outcome.get()
         await perform { stack in
             stack.security.configuration = effective
             stack.security.bonds = store

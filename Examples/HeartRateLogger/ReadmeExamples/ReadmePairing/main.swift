@@ -6,7 +6,7 @@ let central = try await Central.start(transport: "hci0")
 guard let device = try await central.firstDevice(ScanFilter(), within: .seconds(10)) else { fatalError("no device") }
 let protected = try await central.connect(device.address).discoverDatabase().characteristics(uuid: BluetoothUUID(0xFE01))[0]
 
-await central.controller.configureSecurity(
+try await central.controller.configureSecurity(
     SecurityConfiguration(pairing: PairingConfiguration(ioCapability: .keyboardDisplay)),
     delegate: AutomaticPairingDelegate(passkey: 123456))       // or your own PairingDelegate
 let peer = try await central.connect(device.address)
