@@ -73,11 +73,13 @@ public final class Controller: Sendable {
     }
 
     /// Stops the loop and closes the transport; pending commands fail with `.closed`.
+    /// Returns once the transport is closed, so the device can be opened again at once.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.submit({ stack in
                 stack.hci.fail(.closed)
-                continuation.resume()
+                // The loop retires the stopped host after this job: resumed from there.
+                stack.shutdownWaiters.append { continuation.resume() }
             }, refuse: { _ in continuation.resume() })
         }
     }

@@ -31,6 +31,10 @@ final class HostStack {
     var recovery: (@Sendable (_ code: UInt8, _ resetFailure: ControllerError?) -> Void)?
     /// `Controller.recoveries()`.
     var recoveryListeners = ListenerSet<ControllerRecovery>()
+    /// Callers of `Controller.close()`, told once `shutdown` has closed the transport:
+    /// a caller that reopens the same device (a serial port, a TCP controller that takes
+    /// one host at a time, hci0's user channel) must find it free.
+    var shutdownWaiters: [@Sendable () -> Void] = []
 
     /// When the batch being read arrived: the clock is read once per batch, not per
     /// frame (the bearers time the requests they send in answer from it).
@@ -146,5 +150,8 @@ final class HostStack {
         recoveryListeners.finishAll()
         recovery = nil
         hci.shutdown(stopped)
+        let waiters = shutdownWaiters
+        shutdownWaiters = []
+        for waiter in waiters { waiter() }
     }
 }

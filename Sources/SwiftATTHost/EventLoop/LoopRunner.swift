@@ -313,6 +313,9 @@ final class LoopRunner: Sendable {
     private func retire(_ record: HostRecord) {
         let stack = record.stack
         let reason = stack.stopReason ?? .closed
+        // Shut down (transport closed) before the slot is marked stopped: work refused
+        // from then on (a second `close()`) must find the device already released.
+        stack.shutdown(reason)
         var leftovers: [Work] = []
         state.withLock { s in
             s.stopReasons[record.slot] = reason
@@ -323,7 +326,6 @@ final class LoopRunner: Sendable {
                 if case let .host(_, work) = item { leftovers.append(work) }
             }
         }
-        stack.shutdown(reason)
         var unapplied = 0
         for work in leftovers {
             if case .update = work { unapplied += 1 } else { work.refuse(reason) }
