@@ -1,4 +1,5 @@
 import SwiftATTCore
+import SwiftATTGATT
 import SwiftATTProfiles
 import SwiftATTTransport
 
@@ -44,14 +45,26 @@ enum CentralCommand {
         var send: [String] = []
         /// How to pair: `--io`, `--passkey`, `--yes`, `--no-pair`.
         var pairing = PairingOptions()
+        /// `--security`: what the link must reach before the action starts.
+        var security = AttributePermissions.Access.open
     }
+
+    /// `--security` words: the JSON database's permission words, and gatttool's
+    /// `--sec-level` words beside them for users coming from it.
+    static let securityWords: [(words: [String], access: AttributePermissions.Access)] = [
+        (["open", "low"], .open),
+        (["encrypted", "medium"], .encrypted),
+        (["authenticated", "high"], .authenticated),
+        (["secure-connections", "fips"], .secureConnections),
+    ]
+    static let securityList = "open, encrypted, authenticated or secure-connections (gatttool's low, medium, high, fips)"
 
     static let actionList = "scan, discover, read, write, subscribe, pair, shell, heart-rate, hc08, light or transfer"
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
             arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--signed", "--text"] + PairingOptions.flagNames),
-            options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send",
+            options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send", "--security",
                           BondsFileOption.name] + PairingOptions.optionNames),
             command: "central")
         if args.wantsHelp {
@@ -77,6 +90,16 @@ enum CentralCommand {
         options.signed = args.has("--signed")
         options.text = args.has("--text")
         options.pairing = try PairingOptions(args, command: "central")
+        if let word = args.option("--security") {
+            guard let access = securityWords.first(where: { $0.words.contains(word) })?.access else {
+                throw .usage("central: --security takes \(securityList), not '\(word)'")
+            }
+            guard action != .scan else { throw .usage("central scan: --security is for actions that connect") }
+            if access != .open && !options.pairing.pairsOnRefusal {
+                throw .usage("central: --security \(word) needs pairing or a bond's encryption, which --no-pair forbids")
+            }
+            options.security = access
+        }
         options.name = args.option("--name")
         if let list = args.option("--service") {
             for item in list.split(separator: ",") {

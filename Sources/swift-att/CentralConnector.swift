@@ -20,7 +20,7 @@ struct CentralConnector {
         Output.progress("connecting to \(device.address)\(name.map { " (\($0))" } ?? "")…")
         let peer: Peer
         do {
-            peer = try await central.connect(device.address)
+            peer = try await central.connect(device.address, security: options.security)
         } catch {
             throw CentralSession.failure("connecting to \(device.address)", error)
         }

@@ -58,14 +58,7 @@ enum SecurityEventText {
     }
 
     /// "encrypted (unauthenticated, 16-octet key)", or "not encrypted".
-    static func describe(_ level: GATTSecurityLevel) -> String {
-        switch level {
-        case .none: return "not encrypted"
-        case let .encrypted(n): return "encrypted (unauthenticated, \(n)-octet key)"
-        case let .authenticated(n): return "encrypted (authenticated, \(n)-octet key)"
-        case let .secureConnections(n): return "encrypted (authenticated LE Secure Connections, \(n)-octet key)"
-        }
-    }
+    static func describe(_ level: GATTSecurityLevel) -> String { level.description }
 }
 
 extension String {

@@ -305,6 +305,11 @@ enum Usage {
                             bonded device (a Write Command when the link is encrypted).
           --send TEXT       hc08: a line to send first, as if typed on standard input.
           --no-pair         Report a device's refusal for want of security instead of pairing.
+          --security LEVEL  Before the action, secure the link to LEVEL: encrypted (the bond's
+                            key, or pairing), authenticated (a MITM-protected key: needs --io
+                            other than none on one side), secure-connections (authenticated LE
+                            Secure Connections, 16-octet key); open (default). gatttool's
+                            --sec-level words low, medium, high and fips are accepted too.
           --io CAP          What this side can do when pairing: none (default: Just Works),
                             display, display-yesno, keyboard, keyboard-display.
           --passkey NNNNNN  Passkey Entry: the passkey the device shows (typed for you), or the

@@ -152,6 +152,34 @@ import TestSupport
         #expect(try await peripheral.json("security")["encrypted"] as? Bool == true)
     }
 
+    /// `--security`: the link is secured as soon as it is up, before the action; a level
+    /// the two sides cannot reach ends the command with what was reached.
+    @Test func securityLevelAskedUpFront() async throws {
+        let bench = try BumbleBench(controllers: 2)
+        defer { bench.stop() }
+        let database = FixtureFiles.url("gatt/sensor.json").path
+        let peripheral = try RunningSwiftATT(["--database", database, "--json", "--transport", bench.transports[0]])
+        defer { peripheral.stop() }
+        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
+        let secret = "A7C10004-5E4B-4C7A-9F2E-3D6B1A0C0001"
+        let read = try await SwiftATTProcess.run(["central", "read", address, secret, "--security", "medium", "--json",
+                                                  "--transport", bench.transports[1]])
+        #expect(read.status == 0, "\(read.stderr)")
+        let events = CentralCommandTests.objects(read).compactMap { $0["event"] as? String }
+        // Paired before the connection was reported, so before any request.
+        let paired = try #require(events.firstIndex(of: "paired"), "\(events)")
+        let connected = try #require(events.firstIndex(of: "connected"), "\(events)")
+        #expect(paired < connected, "\(events)")
+        #expect(Self.event("read", in: read)?["text"] as? String == "hidden", "\(read.stdout)")
+
+        // Both sides without IO: Just Works cannot authenticate.
+        let short = try await SwiftATTProcess.run(["central", "read", address, secret, "--security", "authenticated",
+                                                   "--transport", bench.transports[1]])
+        #expect(short.status == 4, "\(short.stderr)")
+        #expect(short.stderr.contains("the link is encrypted (unauthenticated, 16-octet key), short of what was asked: authentication"),
+                "\(short.stderr)")
+    }
+
     /// `central write --signed` after `central pair`, each run a new process sharing the
     /// central's bond file: the peripheral takes the Signed Write Command only because the
     /// key in it is the one the central gave when they bonded.
@@ -201,6 +229,10 @@ import TestSupport
             (["central", "pair", "x", "--passkey", "1234567"], "--passkey takes six digits"),
             (["central", "pair"], "central pair: give one device"),
             (["peripheral", "battery", "--io", "loud"], "peripheral: --io takes"),
+            (["central", "read", "x", "2A37", "--security", "loud"],
+             "--security takes open, encrypted, authenticated or secure-connections (gatttool's low, medium, high, fips), not 'loud'"),
+            (["central", "scan", "--security", "encrypted"], "central scan: --security is for actions that connect"),
+            (["central", "read", "x", "2A37", "--security", "high", "--no-pair"], "which --no-pair forbids"),
         ] {
             let result = try await SwiftATTProcess.run(arguments + ["--transport", "tcp:127.0.0.1:1"])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")

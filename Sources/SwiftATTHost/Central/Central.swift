@@ -110,10 +110,12 @@ public final class Central: Sendable {
     /// cancelled (LE Create Connection Cancel) and `.timedOut` is thrown; so is it when the
     /// calling task is cancelled (then `.cancelled`). A controller that rejects the
     /// attempt throws its status. With `exchangeMTU` (the default) the
-    /// link's ATT_MTU is negotiated before this returns.
+    /// link's ATT_MTU is negotiated before this returns. With a `security` requirement
+    /// the link is encrypted (with the bond) or paired until it meets it (`Peer.require`)
+    /// before this returns; if it cannot, the link is ended and `.security` thrown.
     public func connect(_ address: BluetoothAddress, timeout: Duration = .seconds(10),
                         parameters: LEConnectionParameters = .init(intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 400),
-                        exchangeMTU: Bool = true
+                        exchangeMTU: Bool = true, security: AttributePermissions.Access = .open
     ) async throws(CentralError) -> Peer {
         let events = controller.events()
         do {
@@ -139,6 +141,14 @@ public final class Central: Sendable {
         switch outcome {
         case let .found(.success(handle)):
             let peer = Peer(controller: controller, handle: handle, address: address)
+            if security != .open {
+                do {
+                    try await peer.require(security)
+                } catch {
+                    try? await peer.disconnect()
+                    throw .security(error)
+                }
+            }
             if exchangeMTU {
                 // As CoreBluetooth does: the largest ATT_MTU both sides allow, at once.
                 do {
@@ -181,10 +191,13 @@ public enum CentralError: Error, Hashable, Sendable, CustomStringConvertible {
     case cancelled
     /// A GATT procedure the call ran failed.
     case gatt(GATTClientError)
+    /// The link could not be secured as `connect(security:)` asked (it was ended).
+    case security(PairingError)
 
     public var description: String {
         switch self {
         case let .gatt(error): return error.description
+        case let .security(error): return error.description
         case let .controller(error): return error.description
         case let .connectionFailed(status): return "connection failed: \(status)"
         case let .timedOut(duration): return "timed out after \(duration)"

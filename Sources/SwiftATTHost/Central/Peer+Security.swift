@@ -18,6 +18,32 @@ extension Peer {
         try await controller.secure(handle, pairAnew: false).get()
     }
 
+    /// Brings the link up to what `access` asks (the requirements of the characteristics
+    /// the caller is about to use, or of the whole connection) before any request is
+    /// refused for want of it: encrypts with the bond, or pairs when there is none; then,
+    /// if the link still falls short (a bond from Just Works where authentication is
+    /// asked, a key too short), pairs anew once. Returns the link's level; throws
+    /// `.insufficientSecurity` when even that did not reach it — this host's IO
+    /// capability or the peer's allowed no more — and the link stays as it is.
+    /// Authorization is the server's to grant and is not judged here.
+    @discardableResult
+    public func require(_ access: AttributePermissions.Access) async throws(PairingError) -> GATTSecurityLevel {
+        var level = await securityLevel
+        if Self.falls(level, shortOf: access) == nil { return level }
+        if !level.isEncrypted {
+            level = try await secure()
+            if Self.falls(level, shortOf: access) == nil { return level }
+        }
+        level = try await pair()
+        if Self.falls(level, shortOf: access) == nil { return level }
+        throw .insufficientSecurity(reached: level, required: access)
+    }
+
+    /// The error a server would answer a link at `level` with for `access`.
+    static func falls(_ level: GATTSecurityLevel, shortOf access: AttributePermissions.Access) -> ATTErrorCode? {
+        access.error(security: level, authorized: true)
+    }
+
     /// The peer's identity address — the same whichever resolvable private address it
     /// connected from — when its bond or this link's pairing told it; nil otherwise.
     public var identityAddress: BluetoothAddress? {
