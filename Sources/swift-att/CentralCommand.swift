@@ -44,15 +44,18 @@ enum CentralCommand {
         var send: [String] = []
         /// How to pair: `--io`, `--passkey`, `--yes`, `--no-pair`.
         var pairing = PairingOptions()
+        /// `--privacy`, `--privacy-timeout`.
+        var privacy = PrivacyOptions()
     }
 
     static let actionList = "scan, discover, read, write, subscribe, pair, shell, heart-rate, hc08, light or transfer"
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
-            arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--signed", "--text"] + PairingOptions.flagNames),
+            arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--signed", "--text"] + PairingOptions.flagNames
+                                    + PrivacyOptions.flagNames),
             options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send",
-                          BondsFileOption.name] + PairingOptions.optionNames),
+                          BondsFileOption.name] + PairingOptions.optionNames + PrivacyOptions.optionNames),
             command: "central")
         if args.wantsHelp {
             Output.print(Usage.central)
@@ -77,6 +80,7 @@ enum CentralCommand {
         options.signed = args.has("--signed")
         options.text = args.has("--text")
         options.pairing = try PairingOptions(args, command: "central")
+        options.privacy = try PrivacyOptions(args, command: "central")
         options.name = args.option("--name")
         if let list = args.option("--service") {
             for item in list.split(separator: ",") {
