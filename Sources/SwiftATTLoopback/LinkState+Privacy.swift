@@ -11,7 +11,7 @@ import SwiftATTHCI
 /// What it leaves out: it never generates resolvable private addresses itself (own
 /// address types 0x02 and 0x03 use the public or random address, as without an entry),
 /// so RPA_Timeout is kept and not used, and LE Read Peer/Local Resolvable Address are
-/// not implemented (Unknown HCI Command, as on Bumble's controller).
+/// not implemented (Unknown HCI Command; Bumble's controller never answers them).
 extension LinkState {
     /// The resolving-list commands answered, when the controller has LL Privacy.
     static let privacyCommands: [HCISupportedCommands.Command] = [

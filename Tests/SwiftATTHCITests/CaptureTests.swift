@@ -185,7 +185,7 @@ struct CapabilityBitTests {
         let bumble = HCISupportedCommands(octets: bytes(bumbleSupportedCommands))
         for (command, octet, bit) in expected {
             #expect(command == C(octet: octet, bit: bit))
-            // Listed, though 0.0.236 answers Remove and both Reads with Unknown HCI Command.
+            // Listed, though 0.0.236 never answers Remove or either Read.
             #expect(bumble.supports(command), "\(command)")
         }
         #expect(!HCISupportedCommands(octets: []).supports(.leSetPrivacyMode))

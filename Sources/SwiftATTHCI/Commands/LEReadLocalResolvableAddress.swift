@@ -2,7 +2,7 @@ import SwiftATTCore
 
 /// HCI_LE_Read_Local_Resolvable_Address: the resolvable private address the controller generated for this device toward a peer in its list. Core 5.4 Vol 4 Part E §7.8.43.
 ///
-/// Bumble's virtual controller (0.0.236) lists it and answers Unknown HCI Command.
+/// Bumble's virtual controller (0.0.236) lists it and never answers it (BENCH.md quirk 1).
 public struct LEReadLocalResolvableAddress: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002C)
     public typealias ReturnParameters = HCIResolvableAddressReturn

@@ -2,7 +2,7 @@ import SwiftATTCore
 
 /// HCI_LE_Read_Peer_Resolvable_Address: the resolvable private address the controller last resolved for a peer in its list (the one the peer uses now). Core 5.4 Vol 4 Part E §7.8.42.
 ///
-/// Bumble's virtual controller (0.0.236) lists it and answers Unknown HCI Command.
+/// Bumble's virtual controller (0.0.236) lists it and never answers it (BENCH.md quirk 1).
 public struct LEReadPeerResolvableAddress: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002B)
     public typealias ReturnParameters = HCIResolvableAddressReturn

@@ -10,13 +10,15 @@ import SwiftATTHCI
 ///
 /// The resolving list follows the bonds: programmed again with LE Clear Resolving List
 /// and one LE Add Device To Resolving List per entry, never LE Remove Device From
-/// Resolving List — Bumble's virtual controller (0.0.236) lists Remove and answers it
-/// with Unknown HCI Command. That controller sets LL Privacy (feature bit 6) and lists
-/// all nine commands; it answers Add, Clear, Read Resolving List Size (8), Set Address
-/// Resolution Enable, Set Resolvable Private Address Timeout and Set Privacy Mode with
-/// Success, but keeps no entries and resolves nothing; Remove, Read Peer and Read Local
-/// Resolvable Address get Unknown HCI Command. Over it the host programs the list and
-/// resolves every address itself, as it does for bonds the list has no room for.
+/// Resolving List, which Bumble's virtual controller (0.0.236) lists and never answers.
+/// That controller sets LL Privacy (feature bit 6) and lists all nine commands; it
+/// answers Add, Clear, Read Resolving List Size (8), Set Address Resolution Enable, Set
+/// Resolvable Private Address Timeout and Set Privacy Mode with Success, but keeps no
+/// entries and resolves nothing; Remove and Read Peer and Local Resolvable Address get
+/// no answer at all (its Python host library has no class for them). Over it the host
+/// programs the list and resolves every address itself, as it does for bonds the list
+/// has no room for; each list command is bounded (`resolvingListCommandTimeout`), and
+/// one left unanswered hands resolution to the host for good.
 extension Controller {
     /// How long a resolving-list command may go unanswered (BENCH.md quirk 1): a
     /// controller that leaves one unanswered is left to the host's resolution.
