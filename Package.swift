@@ -58,7 +58,7 @@ let package = Package(
         // Emulated controllers joined in memory: a fast end-to-end fixture, the host
         // benchmark's link, and a controller for an application's own tests (README:
         // "Testing without Bumble").
-        .target(name: "SwiftATTLoopback", dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTTransport"]),
+        .target(name: "SwiftATTLoopback", dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTTransport", "SwiftATTCrypto"]),
 
         // The security functions on OpenSSL 3's libcrypto (libssl-dev): AES-128, AES-CMAC,
         // P-256 ECDH with public-key validation, secure random numbers, and the Security

@@ -50,6 +50,11 @@ extension BondDocument {
                                     at: object.pathOf(address.kind == .public ? "addressType" : "address"))
         }
         let irk = try object.key128("irk")
+        // Anyone could make addresses that resolve with an all-zero key (Part H §2.4.2.1):
+        // a file that holds one was not written by swift-att, and is refused, not used.
+        guard irk != 0 else {
+            throw BondDocumentError("an all-zero IRK would let anyone make addresses that resolve to this adapter", at: object.pathOf("irk"))
+        }
         var bonds: [Bond] = []
         for (element, elementPath) in try object.array("bonds") {
             let bond = try Self.bond(element, at: elementPath)

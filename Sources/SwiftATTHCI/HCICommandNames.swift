@@ -59,6 +59,14 @@ public enum HCICommandNames {
         Entry("LE Set Data Length", LESetDataLength.self),
         Entry("LE Read Suggested Default Data Length", LEReadSuggestedDefaultDataLength.self),
         Entry("LE Write Suggested Default Data Length", LEWriteSuggestedDefaultDataLength.self),
+        Entry("LE Add Device To Resolving List", LEAddDeviceToResolvingList.self),
+        Entry("LE Remove Device From Resolving List", LERemoveDeviceFromResolvingList.self),
+        Entry("LE Clear Resolving List", LEClearResolvingList.self),
+        Entry("LE Read Resolving List Size", LEReadResolvingListSize.self),
+        Entry("LE Read Peer Resolvable Address", LEReadPeerResolvableAddress.self),
+        Entry("LE Read Local Resolvable Address", LEReadLocalResolvableAddress.self),
+        Entry("LE Set Address Resolution Enable", LESetAddressResolutionEnable.self),
+        Entry("LE Set Resolvable Private Address Timeout", LESetResolvablePrivateAddressTimeout.self),
         Entry("LE Read Maximum Data Length", LEReadMaximumDataLength.self),
         Entry("LE Read PHY", LEReadPHY.self),
         Entry("LE Set Default PHY", LESetDefaultPHY.self),
@@ -75,6 +83,7 @@ public enum HCICommandNames {
         Entry("LE Set Extended Scan Parameters", LESetExtendedScanParameters.self),
         Entry("LE Set Extended Scan Enable", LESetExtendedScanEnable.self),
         Entry("LE Extended Create Connection", LEExtendedCreateConnection.self),
+        Entry("LE Set Privacy Mode", LESetPrivacyMode.self),
         Entry("LE Read Buffer Size [v2]", LEReadBufferSizeV2.self),
     ]
 

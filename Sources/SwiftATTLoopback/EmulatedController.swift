@@ -19,7 +19,8 @@ struct Delivery: Sendable {
 }
 
 /// One emulated controller's state: addresses, legacy advertising and scanning, a
-/// pending LE Create Connection, its ACL buffers, and the packets waiting for its host.
+/// pending LE Create Connection, its resolving list, its ACL buffers, and the packets
+/// waiting for its host.
 struct EmulatedController: Sendable {
     let publicAddress: BluetoothAddress
     var randomAddress = BluetoothAddress(0, kind: .random)
@@ -38,6 +39,12 @@ struct EmulatedController: Sendable {
 
     var initiating: LECreateConnection?
 
+    /// LL Privacy (`LinkState+Privacy`): the resolving list, whether resolution is on,
+    /// and the RPA_Timeout the host set.
+    var resolvingList: [LoopbackResolvingListEntry] = []
+    var addressResolution = false
+    var rpaTimeout: UInt16 = 0x0384
+
     /// Controller buffers holding ACL data a host sent and the peer has not yet taken.
     var buffersInUse = 0
     /// Connection handle → connection id, for this controller's side of each link.
@@ -55,6 +62,10 @@ struct EmulatedController: Sendable {
         /// The next encryption start or refresh on one of this controller's links fails
         /// its MIC check whatever keys the hosts give (`LoopbackController.failNextEncryption`).
         var failNextEncryption = false
+        /// The controller has LL Privacy (feature bit and resolving-list commands).
+        var linkLayerPrivacy = true
+        /// Entries the resolving list holds (LE Read Resolving List Size).
+        var resolvingListCapacity = 8
     }
 
     init(publicAddress: BluetoothAddress) {
@@ -77,7 +88,8 @@ struct EmulatedController: Sendable {
     /// advertising: ADV_IND).
     var isConnectable: Bool { isAdvertising && advertisingParameters.advertisingType == .advInd }
 
-    /// What HCI_Reset leaves: no advertising, scanning, initiating, addresses or data.
+    /// What HCI_Reset leaves: no advertising, scanning, initiating, addresses, data or
+    /// resolving list, address resolution off.
     /// Connections are ended by the link, which owns both sides of each.
     mutating func reset() {
         self = EmulatedController(publicAddress: publicAddress, wakePipe: wakePipe, inbox: inbox, harness: harness)

@@ -3,16 +3,30 @@ import SwiftATTHCI
 
 /// The commands an emulated controller answers (Core 5.4 Vol 4 Part E §7): what a
 /// host's start-up sequence sends, legacy advertising and scanning, connecting and
-/// disconnecting, LE Rand and link encryption (`LinkState+Encryption`). Any other opcode
-/// gets Command Complete with Unknown HCI Command, and the supported-commands bitmap
-/// lists exactly these.
+/// disconnecting, LE Rand, link encryption (`LinkState+Encryption`) and the resolving
+/// list (`LinkState+Privacy`). Any other opcode gets Command Complete with Unknown HCI
+/// Command, and the supported-commands bitmap lists exactly these.
 ///
-/// LE Encrypt is among the others: AES-128 lives above this layer (the loopback imports
-/// no crypto), and a host must do SMP's crypto itself anyway, since Bumble's controllers
-/// never answer it (BENCH.md quirk 1). Unknown HCI Command at least returns the credit.
+/// LE Encrypt is among the others: a host must do SMP's crypto itself anyway, since
+/// Bumble's controllers never answer it (BENCH.md quirk 1), and an emulation that
+/// answered it would hide a host that relied on it. Unknown HCI Command at least
+/// returns the credit.
 extension LinkState {
-    /// The supported-commands bitmap (§6.27) of what `execute` implements.
-    static let supportedCommands: HCISupportedCommands = {
+    /// The supported-commands bitmap (§6.27) of what `execute` implements, the
+    /// resolving-list commands only with LL Privacy.
+    static func supportedCommands(linkLayerPrivacy: Bool) -> HCISupportedCommands {
+        guard linkLayerPrivacy else { return baseCommands }
+        var octets = baseCommands.octets
+        for c in privacyCommands { octets[c.octet] |= 1 << c.bit }
+        return HCISupportedCommands(octets: octets)
+    }
+
+    /// The LE features (§7.8.3): encryption, and LL Privacy unless a test took it away.
+    static func leFeatures(linkLayerPrivacy: Bool) -> LEFeatures {
+        linkLayerPrivacy ? [.leEncryption, .llPrivacy] : .leEncryption
+    }
+
+    private static let baseCommands: HCISupportedCommands = {
         typealias C = HCISupportedCommands.Command
         let implemented: [C] = [
             C(octet: 0, bit: 5),  // Disconnect
@@ -43,11 +57,13 @@ extension LinkState {
         case ReadLocalVersionInformation.opcode:
             complete(ReadLocalVersionInformation.self, Self.version, to: index)
         case ReadLocalSupportedCommands.opcode:
-            complete(ReadLocalSupportedCommands.self, .init(status: .success, supportedCommands: Self.supportedCommands), to: index)
+            let commands = Self.supportedCommands(linkLayerPrivacy: controllers[index].harness.linkLayerPrivacy)
+            complete(ReadLocalSupportedCommands.self, .init(status: .success, supportedCommands: commands), to: index)
         case ReadBDADDR.opcode:
             complete(ReadBDADDR.self, .init(status: .success, address: controllers[index].publicAddress), to: index)
         case LEReadLocalSupportedFeatures.opcode:
-            complete(LEReadLocalSupportedFeatures.self, .init(status: .success, leFeatures: .leEncryption), to: index)
+            let features = Self.leFeatures(linkLayerPrivacy: controllers[index].harness.linkLayerPrivacy)
+            complete(LEReadLocalSupportedFeatures.self, .init(status: .success, leFeatures: features), to: index)
         case LEReadBufferSize.opcode:
             complete(LEReadBufferSize.self, .init(status: .success, leACLDataPacketLength: UInt16(bufferLength),
                                                   totalNumLEACLDataPackets: UInt8(bufferCount)), to: index)
@@ -133,7 +149,7 @@ extension LinkState {
         case ReadEncryptionKeySize.opcode:
             readEncryptionKeySize(p, from: index)
         default:
-            fail(command.opcode, .unknownCommand, to: index)
+            if !executePrivacy(command, from: index) { fail(command.opcode, .unknownCommand, to: index) }
         }
     }
 
@@ -145,11 +161,11 @@ extension LinkState {
     }
 
     /// Command Complete whose return parameters are only a status.
-    private mutating func fail(_ opcode: HCIOpcode, _ status: HCIStatus, to index: Int) {
+    mutating func fail(_ opcode: HCIOpcode, _ status: HCIStatus, to index: Int) {
         send(CommandComplete(numHCICommandPackets: 1, commandOpcode: opcode, returnParameters: [status.rawValue]), to: index)
     }
 
-    private mutating func succeed(_ opcode: HCIOpcode, to index: Int) { fail(opcode, .success, to: index) }
+    mutating func succeed(_ opcode: HCIOpcode, to index: Int) { fail(opcode, .success, to: index) }
 
     mutating func status(_ opcode: HCIOpcode, _ status: HCIStatus, to index: Int) {
         send(CommandStatus(status: status, numHCICommandPackets: 1, commandOpcode: opcode), to: index)

@@ -37,9 +37,13 @@ extension LinkState {
         case .advNonconnInd: eventType = .advNonconnInd
         default: return  // Directed advertising reaches only its target's initiator.
         }
-        var reports = [LEAdvertisingReport.Report(eventType: eventType, address: a.advertisingAddress, data: a.advertisingData[...], rssi: Self.rssi)]
+        // A scanner resolving with its list names a listed advertiser by its identity.
+        guard let (address, addressType) = controllers[scanner].hear(a.advertisingAddress).reported else { return }
+        var reports = [LEAdvertisingReport.Report(eventType: eventType, address: address, addressType: addressType,
+                                                  data: a.advertisingData[...], rssi: Self.rssi)]
         if controllers[scanner].scanParameters.scanType == .active, eventType != .advNonconnInd {
-            reports.append(.init(eventType: .scanRsp, address: a.advertisingAddress, data: a.scanResponseData[...], rssi: Self.rssi))
+            reports.append(.init(eventType: .scanRsp, address: address, addressType: addressType,
+                                 data: a.scanResponseData[...], rssi: Self.rssi))
         }
         send(LEAdvertisingReport(reports: reports), to: scanner)
     }
@@ -49,7 +53,7 @@ extension LinkState {
     mutating func initiate(_ index: Int) {
         guard let request = controllers[index].initiating,
               let target = controllers.indices.first(where: {
-                  $0 != index && controllers[$0].isConnectable && controllers[$0].advertisingAddress == request.peerAddress
+                  $0 != index && controllers[$0].isConnectable && controllers[index].targets(request, at: controllers[$0].advertisingAddress)
               }) else { return }
         controllers[index].initiating = nil
         // Legacy advertising ends when a connection is made (Core 5.4 Vol 4 Part E §7.8.9).
@@ -63,12 +67,29 @@ extension LinkState {
         controllers[index].handles[handle] = id
         controllers[target].handles[handle] = id
         let centralAddress = controllers[index].address(for: request.ownAddressType)
-        send(LEConnectionComplete(connectionHandle: handle, role: .central, peerAddress: request.peerAddress,
-                                  connectionInterval: parameters.intervalMax, peripheralLatency: parameters.maxLatency,
-                                  supervisionTimeout: parameters.supervisionTimeout), to: index)
-        send(LEConnectionComplete(connectionHandle: handle, role: .peripheral, peerAddress: centralAddress,
-                                  connectionInterval: parameters.intervalMax, peripheralLatency: parameters.maxLatency,
-                                  supervisionTimeout: parameters.supervisionTimeout), to: target)
+        connectionComplete(handle, role: .central, peer: controllers[target].advertisingAddress, parameters: parameters, to: index)
+        connectionComplete(handle, role: .peripheral, peer: centralAddress, parameters: parameters, to: target)
+    }
+
+    /// A side's connection-complete event: LE Enhanced Connection Complete while its
+    /// address resolution is on, naming a peer it resolved by its identity with the
+    /// private address beside it (Core 5.4 Vol 4 Part E §7.7.65.10); the legacy event
+    /// otherwise, as before LL Privacy.
+    private mutating func connectionComplete(_ handle: UInt16, role: LERole, peer: BluetoothAddress,
+                                             parameters: LEConnectionParameters, to index: Int) {
+        guard controllers[index].addressResolution else {
+            return send(LEConnectionComplete(connectionHandle: handle, role: role, peerAddress: peer,
+                                             connectionInterval: parameters.intervalMax, peripheralLatency: parameters.maxLatency,
+                                             supervisionTimeout: parameters.supervisionTimeout), to: index)
+        }
+        let heard = controllers[index].hear(peer)
+        let named = heard.reported ?? (peer, LEAddressType(peer.kind))
+        var peerPrivate = BluetoothAddress(0, kind: .random)
+        if case let .resolved(_, privateAddress) = heard { peerPrivate = privateAddress }
+        send(LEEnhancedConnectionComplete(connectionHandle: handle, role: role, peerAddress: named.address, peerAddressType: named.type,
+                                          peerResolvablePrivateAddress: peerPrivate, connectionInterval: parameters.intervalMax,
+                                          peripheralLatency: parameters.maxLatency, supervisionTimeout: parameters.supervisionTimeout),
+             to: index)
     }
 
     /// A handle neither side uses (0x0001–0x0EFF, Core 5.4 Vol 4 Part E §5.4.2).

@@ -60,3 +60,35 @@ extension LoopbackController {
         return link.state.withLock { $0.controllers[index].harness.commandCounts[opcode] ?? 0 }
     }
 }
+
+// MARK: LL Privacy
+
+extension LoopbackController {
+    /// The resolving list as the controller's host programmed it, in order.
+    public var resolvingList: [LoopbackResolvingListEntry] {
+        let index = self.index
+        return link.state.withLock { $0.controllers[index].resolvingList }
+    }
+
+    /// Whether the controller resolves addresses now (LE Set Address Resolution Enable).
+    public var resolvesAddresses: Bool {
+        let index = self.index
+        return link.state.withLock { $0.controllers[index].addressResolution }
+    }
+
+    /// Takes LL Privacy away, as from a controller older than Core 4.2: no feature bit 6,
+    /// no resolving-list commands in the bitmap, Unknown HCI Command for each. Call before
+    /// a host starts on it; HCI_Reset does not undo it.
+    public func withholdLinkLayerPrivacy() {
+        let index = self.index
+        link.state.withLock { $0.controllers[index].harness.linkLayerPrivacy = false }
+    }
+
+    /// Makes the resolving list hold `capacity` entries (8 unless told), as LE Read
+    /// Resolving List Size reports and LE Add Device To Resolving List enforces (Memory
+    /// Capacity Exceeded beyond it). Call before a host starts on it.
+    public func limitResolvingList(to capacity: Int) {
+        let index = self.index
+        link.state.withLock { $0.controllers[index].harness.resolvingListCapacity = max(0, min(capacity, 255)) }
+    }
+}

@@ -16,9 +16,9 @@ import SwiftATTTransport
 ///
 /// Each controller answers the legacy commands a host needs (start-up, legacy
 /// advertising and scanning, LE Create Connection, Disconnect, LE Connection Update,
-/// LE Rand, and link encryption started by the central and keyed by the peripheral's
-/// host; Core 5.4 Vol 4 Part E §7) and nothing else (Unknown HCI Command), and says so in
-/// its supported-commands bitmap. ACL data crosses in memory with real buffer accounting: a
+/// LE Rand, link encryption started by the central and keyed by the peripheral's host,
+/// and the resolving list with address resolution; Core 5.4 Vol 4 Part E §7) and nothing
+/// else (Unknown HCI Command), and says so in its supported-commands bitmap. ACL data crosses in memory with real buffer accounting: a
 /// packet holds one of its sender's controller buffers until the receiving host has
 /// taken it, and only then does Number Of Completed Packets return the credit (§4.1.1).
 /// So a slow receiver slows its sender, as over the air, unlike Bumble's controllers

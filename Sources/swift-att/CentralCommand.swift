@@ -47,6 +47,8 @@ enum CentralCommand {
         var pairing = PairingOptions()
         /// `--security`: what the link must reach before the action starts.
         var security = AttributePermissions.Access.open
+        /// `--privacy`, `--privacy-timeout`.
+        var privacy = PrivacyOptions()
     }
 
     /// `--security` words: the JSON database's permission words, and gatttool's
@@ -63,9 +65,10 @@ enum CentralCommand {
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
-            arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--signed", "--text"] + PairingOptions.flagNames),
+            arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--signed", "--text"] + PairingOptions.flagNames
+                                    + PrivacyOptions.flagNames),
             options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send", "--security",
-                          BondsFileOption.name] + PairingOptions.optionNames),
+                          BondsFileOption.name] + PairingOptions.optionNames + PrivacyOptions.optionNames),
             command: "central")
         if args.wantsHelp {
             Output.print(Usage.central)
@@ -100,6 +103,7 @@ enum CentralCommand {
             }
             options.security = access
         }
+        options.privacy = try PrivacyOptions(args, command: "central")
         options.name = args.option("--name")
         if let list = args.option("--service") {
             for item in list.split(separator: ",") {

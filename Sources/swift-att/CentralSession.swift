@@ -37,6 +37,7 @@ enum CentralSession {
         // A signed write is asked for on a plain link: encrypting the bonded link at once
         // would turn it into a Write Command (Part G §4.9.2).
         if options.signed { security.encryptsBondedLinks = false }
+        security.privateAddressLifetime = options.privacy.lifetime
         do {
             try await central.controller.configureSecurity(security, delegate: delegate)
         } catch {
@@ -44,6 +45,16 @@ enum CentralSession {
             await central.close()
             bonds.close()
             throw .input("cannot pair as configured: \(error)")
+        }
+        do throws(CommandError) {
+            if let identity = try options.privacy.identity(of: central.controller, command: "central", bondFile: options.bonds) {
+                Output.progress("privacy: scanning and connecting from resolvable private addresses of identity \(identity.address)"
+                                + " (peers resolved by \(central.controller.addressResolution))")
+            }
+        } catch {
+            await central.close()
+            bonds.close()
+            throw error
         }
         // Pairing, encryption and bonds the file could not keep, as they happen.
         let securityReport = CentralSecurityReport.start(central: central, report: report,

@@ -58,6 +58,8 @@ enum PeripheralCommand {
         var nameGiven = false
         /// How centrals pair with it: `--io`, `--passkey`, `--yes`.
         var pairing = PairingOptions()
+        /// `--privacy`, `--privacy-timeout`.
+        var privacy = PrivacyOptions()
     }
 
     struct BatteryOptions: Sendable {
@@ -75,10 +77,10 @@ enum PeripheralCommand {
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
-            arguments, flags: ["--json", "--uint16", "--battery", "--device-information", "--yes"],
+            arguments, flags: Set(["--json", "--uint16", "--battery", "--device-information", "--yes"] + PrivacyOptions.flagNames),
             options: Set(["--transport", "--name", "--btsnoop", "--duration", "--text", "--file", "--interval", "--database",
                           BondsFileOption.name]
-                         + batteryOptions + deviceInformationOptions + PairingOptions.optionNames),
+                         + batteryOptions + deviceInformationOptions + PairingOptions.optionNames + PrivacyOptions.optionNames),
             command: "peripheral")
         if args.wantsHelp {
             Output.print(Usage.peripheral)
@@ -132,6 +134,7 @@ enum PeripheralCommand {
             capture: args.option("--btsnoop"), bonds: BondsFileOption.path(args), json: args.has("--json"))
         options.nameGiven = args.option("--name") != nil
         options.pairing = try PairingOptions(args, command: "peripheral")
+        options.privacy = try PrivacyOptions(args, command: "peripheral")
         if servesBattery { options.battery = try batteryOptions(args) }
         if servesInformation { options.deviceInformation = try deviceInformation(args) }
         if let path = args.option("--database") {

@@ -8,6 +8,7 @@ import SwiftATTGATT
 import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTProfiles
+import SwiftATTSecurity
 
 /// One run of `swift-att peripheral`: a state machine fed by one stream of inputs — the
 /// peripheral's events, writes the profile's handlers pass on, signals, standard input
@@ -36,6 +37,8 @@ final class PeripheralSession {
         case fileWrite(DatabaseFile.Write)
         /// battery: time to drain one percent.
         case drain
+        /// --privacy: the private address has been used for its lifetime.
+        case privateAddressExpired
     }
 
     enum State {
@@ -159,6 +162,8 @@ final class PeripheralSession {
             fileWritten(write)
         case .drain:
             await drainBattery()
+        case .privateAddressExpired:
+            await advertiseFromANewAddress()
         }
         return nil
     }
@@ -174,26 +179,48 @@ final class PeripheralSession {
         })
         // Centrals pair as --io says; the user's part is answered from --passkey and --yes.
         let delegate = TerminalPairingDelegate(options: options.pairing, terminal: nil, json: options.json)
+        var security = options.pairing.securityConfiguration
+        security.privateAddressLifetime = options.privacy.lifetime
         do {
-            try await peripheral.controller.configureSecurity(options.pairing.securityConfiguration, delegate: delegate)
+            try await peripheral.controller.configureSecurity(security, delegate: delegate)
         } catch {
             // Only the stored identity can be wrong here: the options were checked.
             await peripheral.close()
             bonds.close()
             throw .input("cannot pair as configured: \(error)")
         }
+        let identity: LocalIdentity?
+        do throws(CommandError) {
+            identity = try options.privacy.identity(of: peripheral.controller, command: "peripheral", bondFile: options.bonds)
+        } catch {
+            await peripheral.close()
+            throw error
+        }
         let securityEvents = peripheral.controller.securityEvents()
         tasks.append(Task {
             for await event in securityEvents { inputs.yield(.security(event)) }
         })
         try await advertise(peripheral)
-        let address = peripheral.info.randomAddress.description
+        // With --privacy: the private address on the air and the identity it stands for.
+        let address = (peripheral.controller.resolvablePrivateAddress ?? peripheral.info.randomAddress).description
+        let privately = identity.map { " (resolvable private address of identity \($0.address))" } ?? ""
         let service = served.service.map { " (service \(report.describe($0)))" } ?? ""
         report.emit(
-            "\(options.profile.rawValue): advertising \(EventReport.quoted(name)) as \(address)\(service) on \(options.transport)",
+            "\(options.profile.rawValue): advertising \(EventReport.quoted(name)) as \(address)\(privately)\(service) on \(options.transport)",
             ["event": "advertising", "profile": .string(options.profile.rawValue), "name": .string(name),
-             "address": .string(address), "service": served.service.map { .string($0.description) } ?? .null,
+             "address": .string(address), "identity": identity.map { .string($0.address.description) } ?? .null,
+             "service": served.service.map { .string($0.description) } ?? .null,
              "transport": .string(options.transport.description)])
+        if let lifetime = options.privacy.lifetime {
+            // A new private address is taken at the next start of advertising once the
+            // last has expired: start it again each lifetime, so it changes on time.
+            tasks.append(Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: lifetime)
+                    if !Task.isCancelled { inputs.yield(.privateAddressExpired) }
+                }
+            })
+        }
         if let duration = options.duration {
             tasks.append(Task {
                 try? await Task.sleep(for: duration)
@@ -219,6 +246,22 @@ final class PeripheralSession {
                 }
             })
         }
+    }
+
+    /// --privacy: advertising started again from a fresh private address, if it is on
+    /// (while connections keep it off, readvertising takes the new address later).
+    private func advertiseFromANewAddress() async {
+        guard case let .running(peripheral) = state, peripheral.isAdvertising else { return }
+        do {
+            try await peripheral.startAdvertising(
+                data: advertisement.data, scanResponse: advertisement.scanResponse, interval: .milliseconds(100))
+        } catch {
+            return report.emit("could not advertise again: \(error)",
+                               ["event": "advertising-failed", "error": .string(error.description)])
+        }
+        guard let address = peripheral.controller.resolvablePrivateAddress else { return }
+        report.emit("advertising as \(address) now",
+                    ["event": "private-address", "address": .string(address.description)])
     }
 
     private func advertise(_ peripheral: Peripheral) async throws(CommandError) {

@@ -200,6 +200,11 @@ enum Usage {
           --passkey <nnnnnn>  Passkey Entry: the passkey shown (display) or typed (keyboard);
                               without it a displayed passkey is drawn at random and printed.
           --yes               Numeric Comparison: accept the number (printed) without asking.
+          --privacy           Advertise from resolvable private addresses made from the bond
+                              file's IRK, a new one every --privacy-timeout; bonded centrals
+                              know it by its identity, nobody else can follow it.
+          --privacy-timeout <s>
+                              How long each private address is used (default 900, 1 to 3600).
           -h, --help          Show this help.
 
         EXAMPLES:
@@ -209,6 +214,7 @@ enum Usage {
           swift-att peripheral battery --level 80 --drain 1000
           swift-att peripheral --database Fixtures/gatt/sensor.json
           swift-att peripheral --database Fixtures/gatt/sensor.json --io display --passkey 123456
+          swift-att peripheral heart-rate --privacy --privacy-timeout 60
 
         Exits 0 when stopped, 1 if --file or --database cannot be read or the database or
         bond file is not valid (its path and the JSON path at fault are named), 2 on a usage
@@ -316,6 +322,11 @@ enum Usage {
                             one to show. Without it, asked on the terminal ("Passkey:").
           --yes             Numeric Comparison: accept the number without asking. Without it,
                             asked on the terminal ("Does the device show 123456? [y/N]").
+          --privacy         Scan and connect from resolvable private addresses made from the
+                            bond file's IRK, a new one once --privacy-timeout has passed;
+                            bonded devices know this side by its identity.
+          --privacy-timeout S
+                            How long each private address is used (default 900, 1 to 3600).
           --json            One JSON object per line instead of text.
           --btsnoop FILE    Record every HCI packet to FILE (Wireshark, 'swift-att dump').
           --bonds FILE      The bond file: the adapter's identity and bonds (default

@@ -223,7 +223,8 @@ struct CentralCommandTests {
 
     @Test func usageErrors() async throws {
         for arguments in [["central"], ["central", "fly"], ["central", "read", "x"], ["central", "light"],
-                          ["central", "scan", "--rssi", "loud"], ["central", "write", "a", "2A39", "01", "--count", "0"]] {
+                          ["central", "scan", "--rssi", "loud"], ["central", "write", "a", "2A39", "01", "--count", "0"],
+                          ["central", "scan", "--privacy-timeout", "60"], ["central", "scan", "--privacy", "--privacy-timeout", "soon"]] {
             let result = try await SwiftATTProcess.run(arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
         }

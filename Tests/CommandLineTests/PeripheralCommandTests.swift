@@ -226,6 +226,8 @@ struct PeripheralCommandTests {
             ["peripheral", "hc08", "--database", "x.json"], ["peripheral", "transfer", "--battery"],
             ["peripheral", "device-information", "--pnp-id", "pci:1:2:3"],
             ["peripheral", "device-information", "--system-id", "0102"],
+            ["peripheral", "hc08", "--privacy-timeout", "60"], ["peripheral", "hc08", "--privacy", "--privacy-timeout", "0"],
+            ["peripheral", "hc08", "--privacy", "--privacy-timeout", "3601"],
         ] {
             let r = try await SwiftATTProcess.run(arguments)
             #expect(r.status == 2, "\(arguments): \(r.stderr)")

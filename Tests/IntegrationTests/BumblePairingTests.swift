@@ -268,6 +268,11 @@ import TestSupport
             return nil
         }
 
+        // Bumble's controller says it resolves: at the next radio start the host puts
+        // the bond in its resolving list (our IRK beside Bumble's).
+        #expect(central.controller.addressResolution == .controller(capacity: 8))
+        #expect(central.controller.resolvingListEntries.isEmpty, "not before a radio start")
+
         // Bumble takes a new address, as a phone does every 15 minutes.
         try await peer.disconnect()
         _ = try await bumble.next("disconnected")
@@ -275,6 +280,10 @@ import TestSupport
         let second = try #require(BluetoothAddress(try await bumble.next("rpa")["address"] as? String ?? "", kind: .random))
         #expect(second != first && second.randomSubtype == .resolvablePrivate)
         let known = try #require(try await central.firstDevice(filter, within: .seconds(10)) { $0.address == second })
+        #expect(central.controller.resolvingListEntries == [ResolvingListEntry(
+            peerIdentity: identity, peerIdentityResolvingKey: bond.peerIdentityResolvingKey ?? 0, localIdentityResolvingKey: Self.ourIRK)])
+        // But it resolves nothing: the report names the private address, and the host's
+        // resolution with the bond's IRK finds the identity.
         #expect(known.identity == identity)
         // Connecting to the new address finds the bond: encrypted at once, no pairing.
         let before = events.log.count

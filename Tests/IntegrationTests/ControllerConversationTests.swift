@@ -38,6 +38,48 @@ import SwiftATTTransport
         await controller.close()
     }
 
+    /// What Bumble's controller (0.0.236) does with the resolving-list commands, as
+    /// `Controller+RadioStart` says: LL Privacy set and all nine listed; Add, Clear, Read
+    /// Resolving List Size (8), Set Address Resolution Enable, Set RPA Timeout and Set
+    /// Privacy Mode answered with Success; Remove and both Read Resolvable Address never
+    /// answered (BENCH.md quirk 1), each failing with a timeout that frees the credit.
+    @Test func bumblesControllerAndTheResolvingListCommands() async throws {
+        let bench = try BumbleBench(controllers: 1)
+        defer { bench.stop() }
+        let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
+        let info = try await controller.start()
+        #expect(info.leFeatures.contains(.llPrivacy))
+        #expect(info.resolvingListSize == 8)
+        #expect(controller.addressResolution == .controller(capacity: 8))
+        let peer = BluetoothAddress(0xC0B0_0000_0021, kind: .random)
+        let succeeding: [HCICommandPacket] = [
+            LESetAddressResolutionEnable(addressResolutionEnable: false).packet, LEClearResolvingList().packet,
+            LEAddDeviceToResolvingList(peerIdentityAddress: peer, peerIdentityResolvingKey: 0x1F1E, localIdentityResolvingKey: 0x0F0E).packet,
+            LESetPrivacyMode(peerIdentityAddress: peer, privacyMode: .device).packet,
+            LESetResolvablePrivateAddressTimeout(rpaTimeout: 900).packet,
+            LESetAddressResolutionEnable(addressResolutionEnable: true).packet,
+        ]
+        for packet in succeeding {
+            let answer = try await controller.exchange(packet, timeout: .seconds(1))
+            #expect(Self.completeStatus(answer) == .success, "\(packet.opcode)")
+        }
+        for packet in [LERemoveDeviceFromResolvingList(peerIdentityAddress: peer).packet,
+                       LEReadPeerResolvableAddress(peerIdentityAddress: peer).packet,
+                       LEReadLocalResolvableAddress(peerIdentityAddress: peer).packet] {
+            await #expect(throws: ControllerError.hci(.commandTimedOut(packet.opcode, .milliseconds(300)))) {
+                _ = try await controller.exchange(packet, timeout: .milliseconds(300))
+            }
+        }
+        // The credit came back: the list still answers.
+        #expect(Self.completeStatus(try await controller.exchange(LEClearResolvingList().packet)) == .success)
+        await controller.close()
+    }
+
+    static func completeStatus(_ answer: HCICommandAnswer) -> HCIStatus? {
+        if case let .complete(complete) = answer { return complete.status }
+        return nil
+    }
+
     @Test func closingFailsPendingWork() async throws {
         let bench = try BumbleBench(controllers: 1)
         defer { bench.stop() }

@@ -45,6 +45,8 @@ struct BondDocumentMalformedTests {
              first + ".irk", "expected 32 hex digits, found 30"),
         Edit(#""irk": "000102030405060708090a0b0c0d0e0f""#, #""irk": "0x0102030405060708090a0b0c0d0e0f""#,
              first + ".irk", "expected 32 hex digits, found a character that is not one at position 1"),
+        Edit(#""irk": "000102030405060708090a0b0c0d0e0f""#, #""irk": "00000000000000000000000000000000""#,
+             first + ".irk", "an all-zero IRK would let anyone make addresses that resolve to this adapter"),
         Edit(#""irk": "000102030405060708090a0b0c0d0e0f""#, #""irk": 5"#,
              first + ".irk", "expected a string of 32 hex digits, found an integer"),
         Edit(#""ffeeddccbbaa99887766554433221100""#, #""ffeeddccbbaa9988776655443322110z""#,

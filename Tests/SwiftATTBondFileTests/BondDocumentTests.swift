@@ -90,7 +90,8 @@ struct BondDocumentTests {
                         keySize: 16)
         let document = BondDocument(adapters: [
             BondDocument.Adapter(name: AdapterIdentifier("hci0 \"quoted\""),
-                                 identity: LocalIdentity(identityResolvingKey: key,
+                                 // The adapter's own IRK may not be zero (a malformed-input test).
+                                 identity: LocalIdentity(identityResolvingKey: max(key, 1),
                                                          address: BluetoothAddress(0xFFFF_FFFF_FFFE, kind: .random)),
                                  bonds: [bond]),
         ])

@@ -28,6 +28,8 @@ struct CommandVector: Sendable, CustomTestStringConvertible {
 private let connection = LEConnectionParameters(
     intervalMin: 0x000C, intervalMax: 0x0018, maxLatency: 0, supervisionTimeout: 0x0048)
 private let key = UInt128(0x0F0E_0D0C_0B0A_0908_0706_0504_0302_0100)
+/// Core 5.4 Vol 3 Part H Appendix D.7: the IRK of the ah() example.
+private let sampleIRK = UInt128(0xEC02_34A3_57C8_AD05_3410_10A6_0A39_7D9B)
 
 extension CommandVector {
     static let all: [CommandVector] = [
@@ -59,6 +61,35 @@ extension CommandVector {
         CommandVector("LE Write Suggested Default Data Length (capture)",
                       LEWriteSuggestedDefaultDataLength(suggestedMaxTxOctets: 251, suggestedMaxTxTime: 2120), "fb00 4808"),
         CommandVector("LE Read Maximum Data Length", LEReadMaximumDataLength(), ""),
+
+        // The resolving list (§7.8.38–§7.8.45, §7.8.77); the peer IRK is Part H
+        // Appendix D.7's ah() example key.
+        CommandVector("LE Add Device To Resolving List (static random identity)",
+                      LEAddDeviceToResolvingList(peerIdentityAddress: peripheral, peerIdentityResolvingKey: sampleIRK,
+                                                 localIdentityResolvingKey: key),
+                      "01 020000175ac0 9b7d390aa610103405adc857a33402ec 000102030405060708090a0b0c0d0e0f"),
+        CommandVector("LE Add Device To Resolving List (public identity, no peer IRK)",
+                      LEAddDeviceToResolvingList(peerIdentityAddress: publicPeer, peerIdentityResolvingKey: 0,
+                                                 localIdentityResolvingKey: key),
+                      "00 665544332211 00000000000000000000000000000000 000102030405060708090a0b0c0d0e0f"),
+        CommandVector("LE Remove Device From Resolving List", LERemoveDeviceFromResolvingList(peerIdentityAddress: publicPeer),
+                      "00 665544332211"),
+        CommandVector("LE Clear Resolving List", LEClearResolvingList(), ""),
+        CommandVector("LE Read Resolving List Size", LEReadResolvingListSize(), ""),
+        CommandVector("LE Read Peer Resolvable Address", LEReadPeerResolvableAddress(peerIdentityAddress: peripheral),
+                      "01 020000175ac0"),
+        CommandVector("LE Read Local Resolvable Address", LEReadLocalResolvableAddress(peerIdentityAddress: publicPeer),
+                      "00 665544332211"),
+        CommandVector("LE Set Address Resolution Enable (on)", LESetAddressResolutionEnable(addressResolutionEnable: true), "01"),
+        CommandVector("LE Set Address Resolution Enable (off)", LESetAddressResolutionEnable(addressResolutionEnable: false), "00"),
+        CommandVector("LE Set Resolvable Private Address Timeout (15 minutes)",
+                      LESetResolvablePrivateAddressTimeout(rpaTimeout: 900), "8403"),
+        CommandVector("LE Set Resolvable Private Address Timeout (1 hour)",
+                      LESetResolvablePrivateAddressTimeout(rpaTimeout: 0x0E10), "100e"),
+        CommandVector("LE Set Privacy Mode (device)", LESetPrivacyMode(peerIdentityAddress: peripheral, privacyMode: .device),
+                      "01 020000175ac0 01"),
+        CommandVector("LE Set Privacy Mode (network)", LESetPrivacyMode(peerIdentityAddress: publicPeer, privacyMode: .network),
+                      "00 665544332211 00"),
         CommandVector("LE Read Filter Accept List Size", LEReadFilterAcceptListSize(), ""),
         CommandVector("LE Clear Filter Accept List", LEClearFilterAcceptList(), ""),
         CommandVector("LE Add Device To Filter Accept List", LEAddDeviceToFilterAcceptList(address: peripheral),

@@ -296,7 +296,7 @@ import Testing
                                                 .leLongTermKeyRequestNegativeReply, .readEncryptionKeySize] {
             #expect(bitmap.supports(c), "\(c)")
         }
-        // LE Encrypt is not implemented (no AES in this layer): not listed, Unknown HCI Command.
+        // LE Encrypt is not implemented (a host must do SMP's crypto itself): not listed, Unknown HCI Command.
         #expect(!bitmap.supports(.leEncrypt))
         let encrypt = try LoopbackHCITests.exchange(transport, LEEncrypt(key: Self.key, plaintextData: 0).packet)
         #expect(LoopbackHCITests.completeStatus(encrypt) == .unknownCommand)

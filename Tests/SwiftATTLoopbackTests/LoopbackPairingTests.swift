@@ -44,12 +44,23 @@ import TestSupport
         /// Every security event of each side, in order, collected from the start.
         let centralEvents: EventLog
         let peripheralEvents: EventLog
+        /// The emulated controllers under each host.
+        let peripheralController: LoopbackController
+        let centralController: LoopbackController
 
+        /// `linkLayerPrivacy: false`: controllers without a resolving list, so the hosts resolve.
         static func start(central: SecurityConfiguration = SecurityConfiguration(),
                           centralDelegate: (any PairingDelegate)? = AutomaticPairingDelegate(),
                           peripheral: SecurityConfiguration = SecurityConfiguration(),
-                          peripheralDelegate: (any PairingDelegate)? = AutomaticPairingDelegate()) async throws -> SecurePair {
+                          peripheralDelegate: (any PairingDelegate)? = AutomaticPairingDelegate(),
+                          linkLayerPrivacy: Bool = true) async throws -> SecurePair {
             let link = LoopbackLink()
+            let peripheralController = link.addController()
+            let centralController = link.addController()
+            if !linkLayerPrivacy {
+                peripheralController.withholdLinkLayerPrivacy()
+                centralController.withholdLinkLayerPrivacy()
+            }
             let encrypted = GATTCharacteristic(uuid: LoopbackPairingTests.encryptedUUID, properties: [.read],
                                                permissions: AttributePermissions(read: .encrypted), value: .fixed(LoopbackPairingTests.secret))
             let authenticated = GATTCharacteristic(uuid: LoopbackPairingTests.authenticatedUUID, properties: [.read],
@@ -64,17 +75,23 @@ import TestSupport
                                             }))
             let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [encrypted, authenticated, stream, signed])],
                                             genericAccess: GATTGenericAccess(deviceName: "secure", appearance: 0))
-            let p = try await Peripheral.start(transport: link.addController().specification, database: database)
+            let p = try await Peripheral.start(transport: peripheralController.specification, database: database)
             try await p.controller.configureSecurity(peripheral, delegate: peripheralDelegate)
             let peripheralEvents = EventLog(p.controller.securityEvents())
+            try await advertise(p)
+            let c = try await Central.start(transport: centralController.specification)
+            try await c.controller.configureSecurity(central, delegate: centralDelegate)
+            return SecurePair(link: link, peripheral: p, central: c, stream: stream, writes: writes,
+                              centralEvents: EventLog(c.controller.securityEvents()), peripheralEvents: peripheralEvents,
+                              peripheralController: peripheralController, centralController: centralController)
+        }
+
+        /// Starts (or starts again) the peripheral's advertising of the service.
+        static func advertise(_ peripheral: Peripheral) async throws {
             var builder = AdvertisingDataBuilder()
             try builder.append(.flags(.leGeneralDiscoverableLEOnly))
             try builder.append(.serviceUUIDs(ServiceUUIDList([service])))
-            try await p.startAdvertising(data: builder.advertisingData.encoded())
-            let c = try await Central.start(transport: link.addController().specification)
-            try await c.controller.configureSecurity(central, delegate: centralDelegate)
-            return SecurePair(link: link, peripheral: p, central: c, stream: stream, writes: writes,
-                              centralEvents: EventLog(c.controller.securityEvents()), peripheralEvents: peripheralEvents)
+            try await peripheral.startAdvertising(data: builder.advertisingData.encoded())
         }
 
         func connect() async throws -> Peer {
@@ -355,12 +372,14 @@ import TestSupport
 
     /// Privacy: the central connects from resolvable private addresses made from its
     /// IRK, a new one each time the last has expired; the peripheral, bonded, knows it
-    /// under each by the identity it distributed.
+    /// under each by the identity it distributed. Controllers without LL Privacy, so the
+    /// peripheral's host resolves (the controller's list: LoopbackResolvingListTests).
     @Test func withPrivacyTheCentralConnectsFromPrivateAddressesItsBondResolves() async throws {
         let irk: UInt128 = 0x0F1E_2D3C_4B5A_6978_8796_A5B4_C3D2_E1F0
         let identity = LocalIdentity(identityResolvingKey: irk, address: BluetoothAddress(0xC123_4567_89AB, kind: .random))
         let pair = try await SecurePair.start(central: SecurityConfiguration(
-            pairing: PairingConfiguration(identity: identity), privateAddressLifetime: .milliseconds(1)))
+            pairing: PairingConfiguration(identity: identity), privateAddressLifetime: .milliseconds(1)), linkLayerPrivacy: false)
+        #expect(pair.peripheral.controller.addressResolution == .host)
         var events = try await pair.peripheralEvents()
         var peer = try await pair.connect()
         let firstAddress = try #require(try await first(events) { event -> BluetoothAddress? in

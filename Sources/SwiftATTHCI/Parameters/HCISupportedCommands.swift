@@ -56,6 +56,14 @@ public struct HCISupportedCommands: Sendable, Hashable {
         public static let leSetDataLength = Command(octet: 33, bit: 6)
         public static let leReadSuggestedDefaultDataLength = Command(octet: 33, bit: 7)
         public static let leWriteSuggestedDefaultDataLength = Command(octet: 34, bit: 0)
+        public static let leAddDeviceToResolvingList = Command(octet: 34, bit: 3)
+        public static let leRemoveDeviceFromResolvingList = Command(octet: 34, bit: 4)
+        public static let leClearResolvingList = Command(octet: 34, bit: 5)
+        public static let leReadResolvingListSize = Command(octet: 34, bit: 6)
+        public static let leReadPeerResolvableAddress = Command(octet: 34, bit: 7)
+        public static let leReadLocalResolvableAddress = Command(octet: 35, bit: 0)
+        public static let leSetAddressResolutionEnable = Command(octet: 35, bit: 1)
+        public static let leSetResolvablePrivateAddressTimeout = Command(octet: 35, bit: 2)
         public static let leReadMaximumDataLength = Command(octet: 35, bit: 3)
         public static let leReadPHY = Command(octet: 35, bit: 4)
         public static let leSetDefaultPHY = Command(octet: 35, bit: 5)
@@ -72,6 +80,7 @@ public struct HCISupportedCommands: Sendable, Hashable {
         public static let leSetExtendedScanParameters = Command(octet: 37, bit: 5)
         public static let leSetExtendedScanEnable = Command(octet: 37, bit: 6)
         public static let leExtendedCreateConnection = Command(octet: 37, bit: 7)
+        public static let leSetPrivacyMode = Command(octet: 39, bit: 2)
         public static let leReadBufferSizeV2 = Command(octet: 41, bit: 5)
     }
 

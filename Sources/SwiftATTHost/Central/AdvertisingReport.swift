@@ -13,14 +13,20 @@ public struct AdvertisingReport: Sendable, Hashable {
     public var isConnectable: Bool
     /// Whether a legacy PDU carried it (always, for legacy reports).
     public var isLegacy: Bool
+    /// The controller resolved the advertiser's private address with its resolving list:
+    /// `address` is the identity address (an identity Address_Type, Core 5.4 Vol 4 Part
+    /// E §7.7.65.2).
+    public var isResolvedIdentity: Bool
 
-    public init(address: BluetoothAddress, rssi: Int8, data: [UInt8], isScanResponse: Bool, isConnectable: Bool, isLegacy: Bool) {
+    public init(address: BluetoothAddress, rssi: Int8, data: [UInt8], isScanResponse: Bool, isConnectable: Bool, isLegacy: Bool,
+                isResolvedIdentity: Bool = false) {
         self.address = address
         self.rssi = rssi
         self.data = data
         self.isScanResponse = isScanResponse
         self.isConnectable = isConnectable
         self.isLegacy = isLegacy
+        self.isResolvedIdentity = isResolvedIdentity
     }
 
     /// The reports an event holds (none for other events). RSSI 127 means unavailable.
@@ -33,7 +39,8 @@ public struct AdvertisingReport: Sendable, Hashable {
                 return AdvertisingReport(
                     address: report.address, rssi: report.rssi, data: Array(report.data),
                     isScanResponse: type == .scanRsp,
-                    isConnectable: type == .advInd || type == .advDirectInd, isLegacy: true)
+                    isConnectable: type == .advInd || type == .advDirectInd, isLegacy: true,
+                    isResolvedIdentity: report.addressType.isResolvedIdentity)
             }
         case let .extendedAdvertisingReport(r):
             return r.reports.map { report in
@@ -41,10 +48,16 @@ public struct AdvertisingReport: Sendable, Hashable {
                     address: report.address, rssi: report.rssi, data: Array(report.data),
                     isScanResponse: report.eventType.contains(.scanResponse),
                     isConnectable: report.eventType.contains(.connectable),
-                    isLegacy: report.eventType.contains(.legacy))
+                    isLegacy: report.eventType.contains(.legacy),
+                    isResolvedIdentity: report.addressType.isResolvedIdentity)
             }
         default:
             return []
         }
     }
+}
+
+extension LEAddressType {
+    /// An identity the controller resolved a private address to.
+    var isResolvedIdentity: Bool { self == .publicIdentity || self == .randomIdentity }
 }

@@ -74,8 +74,9 @@ public final class Central: Sendable {
                     continuation.finish(throwing: error)
                     return
                 }
-                // With privacy on, a fresh private address if the last has expired.
-                _ = await controller.ownAddress()
+                // The resolving list in step with the bonds; with privacy on, a fresh
+                // private address if the last has expired.
+                _ = await controller.prepareRadioStart()
                 let started: ControllerError? = await withCheckedContinuation { done in
                     controller.loop.submit({ stack in stack.scanning.begin(commands.start) { done.resume(returning: $0) } },
                                            refuse: { done.resume(returning: $0) })
@@ -93,7 +94,9 @@ public final class Central: Sendable {
                     for report in AdvertisingReport.reports(in: event) {
                         var device = merger.merge(address: report.address, payload: report.data[...], rssi: report.rssi,
                                                   isScanResponse: report.isScanResponse, at: .now)
-                        device.identity = identities.identity(of: device.address)
+                        // The controller names a peer it resolved by its identity; the
+                        // host resolves what it did not (IdentityResolver).
+                        device.identity = report.isResolvedIdentity ? report.address : identities.identity(of: device.address)
                         guard filter.matches(device) else { continue }
                         if allowDuplicates || delivered.insert(device.address).inserted {
                             continuation.yield(device)
@@ -129,9 +132,9 @@ public final class Central: Sendable {
             switch meta {
             case let .connectionComplete(c) where c.peerAddress == address || !c.status.isSuccess:
                 return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
-            case let .enhancedConnectionComplete(c) where c.peerAddress == address || !c.status.isSuccess:
+            case let .enhancedConnectionComplete(c) where ConnectionState.completes(c, connectingTo: address):
                 return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
-            case let .enhancedConnectionCompleteV2(v2) where v2.connection.peerAddress == address || !v2.connection.status.isSuccess:
+            case let .enhancedConnectionCompleteV2(v2) where ConnectionState.completes(v2.connection, connectingTo: address):
                 let c = v2.connection
                 return c.status.isSuccess ? .success(c.connectionHandle) : .failure(.connectionFailed(c.status))
             default:

@@ -5,7 +5,8 @@ import SwiftATTHCI
 /// extended ones where its supported-commands bitmap lists them (Core 5.4 Vol 4 Part E
 /// §3.1.1 forbids mixing), legacy otherwise. All use a random address (BENCH.md quirk 2:
 /// ACL on a public-address link is dropped by Bumble): the static one set by `start()`,
-/// or with privacy on a resolvable private address (`ownAddress()`).
+/// or with privacy on a resolvable private address; each start runs `prepareRadioStart()`
+/// first (the resolving list and our private address).
 extension Controller {
     /// The advertising set swift-att uses when advertising with extended commands.
     static let advertisingHandle: UInt8 = 0
@@ -25,7 +26,7 @@ extension Controller {
     /// an optional scan response, at `interval`.
     public func startAdvertising(data: [UInt8], scanResponse: [UInt8] = [], interval: Duration = .milliseconds(100)) async throws(ControllerError) {
         let info = try startedInfo("startAdvertising")
-        let own = await ownAddress() ?? info.randomAddress
+        let own = await prepareRadioStart() ?? info.randomAddress
         let units = Self.advertisingUnits(interval)
         if info.usesExtendedAdvertising {
             _ = try await send(LESetExtendedAdvertisingParameters(
@@ -55,7 +56,7 @@ extension Controller {
     /// Starts scanning on the 1M PHY. `interval`/`window` in units of 0.625 ms.
     public func startScanning(active: Bool = true, interval: UInt16 = 0x60, window: UInt16 = 0x30, filterDuplicates: Bool = false) async throws(ControllerError) {
         let info = try startedInfo("startScanning")
-        _ = await ownAddress()
+        _ = await prepareRadioStart()
         let type: LEScanType = active ? .active : .passive
         if info.usesExtendedScanning {
             _ = try await send(LESetExtendedScanParameters(le1M: .init(scanType: type, scanInterval: interval, scanWindow: window)))
@@ -92,15 +93,22 @@ extension Controller {
 
     /// Asks the controller to connect to `peer`; the outcome arrives as an LE
     /// (Enhanced) Connection Complete event. Parameters in HCI units (1.25 ms, 10 ms).
+    /// A peer in the controller's resolving list is named by its identity address type
+    /// (§7.8.12), so the controller finds it under whichever private address it uses —
+    /// the address a resolving scan reported.
     public func createConnection(to peer: BluetoothAddress, parameters: LEConnectionParameters = .init(
         intervalMin: 24, intervalMax: 40, maxLatency: 0, supervisionTimeout: 400)) async throws(ControllerError) {
         let info = try startedInfo("createConnection")
-        _ = await ownAddress()
+        _ = await prepareRadioStart()
+        let listed = resolvingListEntries.contains { $0.peerIdentity == peer }
+        let type: LEAddressType? = listed ? (peer.kind == .public ? .publicIdentity : .randomIdentity) : nil
         if info.usesExtendedCreateConnection {
             _ = try await send(LEExtendedCreateConnection(
-                peerAddress: peer, le1M: .init(scanInterval: 0x60, scanWindow: 0x60, connectionParameters: parameters)))
+                peerAddress: peer, peerAddressType: type,
+                le1M: .init(scanInterval: 0x60, scanWindow: 0x60, connectionParameters: parameters)))
         } else {
-            _ = try await send(LECreateConnection(scanInterval: 0x60, scanWindow: 0x60, peerAddress: peer, connectionParameters: parameters))
+            _ = try await send(LECreateConnection(scanInterval: 0x60, scanWindow: 0x60, peerAddress: peer, peerAddressType: type,
+                                                  connectionParameters: parameters))
         }
     }
 

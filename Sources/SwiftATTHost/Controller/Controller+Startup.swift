@@ -68,6 +68,7 @@ extension Controller {
         let publicAddress = try await send(ReadBDADDR()).address
         let leFeatures = try await send(LEReadLocalSupportedFeatures()).leFeatures
         await quiesce(commands)
+        let resolvingListSize = await readResolvingListSize(commands, leFeatures)
 
         var length = 0
         var count = 0
@@ -93,7 +94,8 @@ extension Controller {
         let info = ControllerInfo(
             version: version, supportedCommands: commands, leFeatures: leFeatures,
             publicAddress: publicAddress, randomAddress: random,
-            aclBufferLength: length, aclBufferCount: count)
+            aclBufferLength: length, aclBufferCount: count, resolvingListSize: resolvingListSize)
+        resetResolvingList(capacity: resolvingListSize)
         await configureACL(bufferCount: count, bufferLength: length)
         await installSecurity(localAddress: random)
         remember(info)

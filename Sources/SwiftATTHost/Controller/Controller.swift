@@ -18,6 +18,9 @@ public final class Controller: Sendable {
     private let learned = Mutex<ControllerInfo?>(nil)
     /// `configureSecurity`'s settings, for the calls that read them off the loop.
     let securitySettings = Mutex(SecuritySettings())
+    /// The controller's resolving list as the host programmed it; nil when the host
+    /// resolves (`Controller+RadioStart`).
+    let resolvingList = Mutex<ResolvingListState?>(nil)
 
     /// What `start()` learned; `nil` before it has run.
     public var info: ControllerInfo? { learned.withLock { $0 } }

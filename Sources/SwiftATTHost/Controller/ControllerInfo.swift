@@ -14,6 +14,10 @@ public struct ControllerInfo: Sendable, Hashable {
     public var aclBufferLength: Int
     /// ACL packets the controller can hold at once.
     public var aclBufferCount: Int
+    /// Entries of the controller's resolving list (LE Read Resolving List Size), when it
+    /// has LL Privacy and the commands the host programs the list with; nil when the
+    /// host resolves peers' private addresses itself (`Controller.addressResolution`).
+    public var resolvingListSize: Int?
 
     /// Extended advertising when the controller lists LE Set Extended Advertising
     /// Parameters among its supported commands (Core 5.4 Vol 4 Part E §3.1.1: a host

@@ -208,9 +208,8 @@ final class HCIConversation {
         case let .encryptionKeyRefreshComplete(refresh):
             return .encryptionChanged(handle: refresh.connectionHandle, status: refresh.status, enabled: true)
         case .leMeta:
-            guard let established = ConnectionState.established(by: event) else { return .handled }
-            let connection = ConnectionState(handle: established.handle, role: established.role, peerAddress: established.peer)
-            connections[established.handle] = connection
+            guard let connection = ConnectionState.established(by: event) else { return .handled }
+            connections[connection.handle] = connection
             return .connected(connection)
         case let .hardwareError(failure):
             return .hardwareError(failure.hardwareCode)

@@ -112,10 +112,12 @@ final class SecurityManager {
     // MARK: Connections
 
     func connected(_ connection: ConnectionState) {
-        let link = LinkSecurity(handle: connection.handle, role: connection.role, peer: connection.peerAddress,
-                                local: localAddress)
+        // Pairing computes with the addresses on the air; a peer the controller resolved
+        // is named by the identity it resolved to.
+        let link = LinkSecurity(handle: connection.handle, role: connection.role, peer: connection.peerAddressOnAir,
+                                local: connection.localResolvablePrivateAddress ?? localAddress)
         links[connection.handle] = link
-        link.identity = bonds.bond(for: link.peer)?.peer
+        link.identity = connection.resolvedIdentity ?? bonds.bond(for: link.peer)?.peer
         switch connection.role {
         case .peripheral where configuration.requestsSecurityOnConnection:
             send(.securityRequest(configuration.pairing.authenticationRequirements), on: link.handle)

@@ -1,0 +1,31 @@
+import SwiftATTCore
+
+/// HCI_LE_Read_Resolving_List_Size: how many identities the controller can resolve at
+/// once (it may hold fewer, sharing memory with other lists). Core 5.4 Vol 4 Part E §7.8.41.
+public struct LEReadResolvingListSize: HCIParameterlessCommand, Hashable {
+    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002A)
+    public init() {}
+
+    public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
+        public var status: HCIStatus
+        public var resolvingListSize: UInt8
+
+        public init(status: HCIStatus, resolvingListSize: UInt8) {
+            self.status = status
+            self.resolvingListSize = resolvingListSize
+        }
+
+        public init(returnParameters: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
+            let p = try HCIWire.returnBlock(returnParameters, "LE Read Resolving List Size return parameters", length: 2)
+            status = HCIStatus(p.byte(at: 0))
+            resolvingListSize = p.byte(at: 1)
+        }
+
+        public var encodedLength: Int { 2 }
+
+        public func encode(into writer: inout ByteWriter) {
+            writer.write(status.rawValue)
+            writer.write(resolvingListSize)
+        }
+    }
+}
