@@ -69,7 +69,7 @@ public final class Peripheral: Sendable {
         }
         let peripheral = Peripheral(controller: controller, database: database, info: info, readvertising: readvertising)
         let updates = peripheral.updates
-        await controller.perform { stack in stack.attributes.install(GATTServer(database: database, configuration: configuration), updates: updates) }
+        await controller.perform { stack in stack.install(GATTServer(database: database, configuration: configuration), updates: updates) }
         peripheral.watchConnections()
         return peripheral
     }
