@@ -73,12 +73,22 @@ public final class Controller: Sendable {
     }
 
     /// Stops the loop and closes the transport; pending commands fail with `.closed`.
+    /// What the bonds' moving parts last changed to (sign counters, the GATT server's
+    /// state for bonded clients) is written to the bond store first, so that the storage
+    /// may be closed as soon as this returns. Returns once the host has shut down and its
+    /// transport is closed: the same adapter can be opened again at once.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.submit({ stack in
+                stack.bondSync.finish(server: stack.attributes.gattServer)
                 stack.hci.fail(.closed)
                 continuation.resume()
             }, refuse: { _ in continuation.resume() })
+        }
+        // The loop retires a stopped host at the end of the turn that stopped it, and
+        // refuses the work queued for it after its shutdown: this job is refused then.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.submit({ _ in continuation.resume() }, refuse: { _ in continuation.resume() })
         }
     }
 }
