@@ -9,7 +9,8 @@ extension BondDocument {
     static let rangeKeys = ["startingHandle", "endingHandle"]
     static let subscriptionKeys = ["valueHandle", "uuid", "notification", "indication"]
 
-    static func json(_ client: GATTBondedClient) -> JSONValue {
+    /// A bond's `gatt` member as the file writes it.
+    public static func json(_ client: GATTBondedClient) -> JSONValue {
         var members = [
             JSONMember("databaseHash", .string(hex(client.databaseHash))),
             JSONMember("changeAware", .bool(client.changeAware)),
