@@ -21,7 +21,8 @@ extension GATTServer {
     /// what was kept when it left. `nil` for a client the server keeps nothing for.
     public func bondedClient(_ identity: BluetoothAddress) -> GATTBondedClient? {
         if let id = connectionOrder.first(where: { connections[$0]?.bond == identity }), let state = connections[id] {
-            var owed: ClosedRange<UInt16>? = nil
+            // As `disconnect` will keep it.
+            var owed = bonds[identity]?.pendingServiceChange
             for range in state.serviceChangesUnconfirmed { owed = Self.merge(owed, range) }
             return exported(BondedState(subscriptions: state.subscriptions, clientFeatures: state.clientFeatures,
                                         changeAware: state.changeAware, pendingServiceChange: owed))

@@ -80,7 +80,7 @@ public final class GATTServer {
 
     /// What the server keeps for a bonded client between connections (`GATTBondedClient`
     /// is its form outside the server).
-    struct BondedState: Equatable {
+    struct BondedState {
         var subscriptions: [UInt16: GATTClientConfiguration]
         var clientFeatures: [UInt8]
         var changeAware: Bool

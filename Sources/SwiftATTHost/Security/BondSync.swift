@@ -12,8 +12,8 @@ import SwiftATTGATT
 /// How often that is, and so how often the store's file is written (each write is the
 /// whole file, a sync of it and of its directory, some milliseconds on flash and a
 /// little of its life):
-/// - a client writes a Client Characteristic Configuration a few times per connection
-///   (iOS writes each again at every reconnection), Client Supported Features once;
+/// - a client writes a Client Characteristic Configuration a few times per connection,
+///   Client Supported Features once;
 /// - it becomes change-aware, or is owed Service Changed, once per database change;
 /// - it disconnects once per connection;
 /// - but a sign counter moves with every Signed Write Command, which a device that
