@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "SwiftATTBondFile",
             dependencies: ["SwiftATTCore", "SwiftATTJSON", "SwiftATTCrypto", "SwiftATTSecurity", "SwiftATTTransport",
-                           "SwiftATTHost"]
+                           "SwiftATTGATT", "SwiftATTHost"]
         ),
 
         // The command-line tool: the only place that formats for humans.
@@ -186,8 +186,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftATTBondFileTests",
-            dependencies: ["SwiftATTBondFile", "SwiftATTHost", "SwiftATTSecurity", "SwiftATTJSON", "SwiftATTCore", "SwiftATTTransport",
-                           "TestSupport"]
+            dependencies: ["SwiftATTBondFile", "SwiftATTHost", "SwiftATTSecurity", "SwiftATTGATT", "SwiftATTJSON", "SwiftATTCore",
+                           "SwiftATTTransport", "TestSupport"]
         ),
         .testTarget(
             name: "SwiftATTDatabaseFileTests",

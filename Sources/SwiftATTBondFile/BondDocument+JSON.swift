@@ -1,4 +1,5 @@
 import SwiftATTCore
+import SwiftATTGATT
 import SwiftATTJSON
 import SwiftATTSecurity
 
@@ -22,7 +23,18 @@ import SwiftATTSecurity
 ///               "localCSRK": "<32 hex>",
 ///               "authenticated": false,
 ///               "secureConnections": true,
-///               "keySize": 16                     7…16
+///               "keySize": 16,                    7…16
+///               "peerSignCounter": 41,            the last SignCounter accepted from the peer
+///               "localSignCounter": 7,            the next one this device signs with
+///               "gatt": {                         what the GATT server keeps for the peer
+///                 "databaseHash": "<32 hex>",     of the database the handles are in
+///                 "changeAware": true,
+///                 "clientSupportedFeatures": "01",  the octets the client wrote, in order
+///                 "serviceChangedOwed": {"startingHandle": 1, "endingHandle": 65535},
+///                 "subscriptions": [
+///                   {"valueHandle": 16, "uuid": "2A37", "notification": true, "indication": false}
+///                 ]
+///               }
 ///             }
 ///           ]
 ///         }
@@ -36,8 +48,17 @@ import SwiftATTSecurity
 /// is the order Bumble's key store writes. `rand` is a string too, 16 hex
 /// digits in the same order, because JSON readers differ on integers above 2^53 and
 /// this one stops at 2^63. Absent keys (`centralKey` … `localCSRK`) are left out rather
-/// than written as null. Every other key is required, and a key not listed here is an
-/// error, so that a misspelling is not read as a bond without that key.
+/// than written as null, and so are the sign counters before they move (no
+/// `peerSignCounter` before the peer's first signed write, `localSignCounter` while 0)
+/// and `gatt` for a peer the server kept nothing for: a file from before they existed
+/// reads as it did, and is written back byte for byte. Within `gatt`,
+/// `serviceChangedOwed` is left out when nothing is owed; `databaseHash` is written as
+/// the keys are (the Database Hash as a 128-bit number, most significant octet first:
+/// the reverse of its characteristic's value on the air); handles are numbers; UUIDs
+/// are written as `swift-att decode` prints them; subscriptions are in value-handle
+/// order, one per handle, each with at least one of its two bits. Every other key is
+/// required, and a key not listed here is an error, so that a misspelling is not read
+/// as a bond without that key.
 extension BondDocument {
     /// The file's text: indented by two spaces, ending with a newline.
     public func serialized() -> String {
@@ -59,13 +80,13 @@ extension BondDocument.Adapter {
             JSONMember("address", .string(identity.address.description)),
             JSONMember("addressType", .string(BondDocument.typeName(identity.address.kind))),
             JSONMember("irk", .string(BondDocument.hex(identity.identityResolvingKey))),
-            JSONMember("bonds", .array(bonds.map(BondDocument.json))),
+            JSONMember("bonds", .array(bonds.map { BondDocument.json($0, gatt: gattClients[$0.peer]) })),
         ])
     }
 }
 
 extension BondDocument {
-    static func json(_ bond: Bond) -> JSONValue {
+    static func json(_ bond: Bond, gatt: GATTBondedClient?) -> JSONValue {
         var members = [
             JSONMember("peer", .string(bond.peer.description)),
             JSONMember("peerType", .string(typeName(bond.peer.kind))),
@@ -80,6 +101,9 @@ extension BondDocument {
             JSONMember("secureConnections", .bool(bond.secureConnections)),
             JSONMember("keySize", .integer(bond.keySize)),
         ]
+        if let counter = bond.peerSignCounter { members.append(JSONMember("peerSignCounter", .integer(Int(counter)))) }
+        if bond.localSignCounter != 0 { members.append(JSONMember("localSignCounter", .integer(Int(bond.localSignCounter)))) }
+        if let gatt { members.append(JSONMember("gatt", json(gatt))) }
         return .object(members)
     }
 

@@ -1,4 +1,5 @@
 import SwiftATTCore
+import SwiftATTGATT
 import SwiftATTHost
 import SwiftATTJSON
 import SwiftATTSecurity
@@ -7,7 +8,8 @@ extension BondDocument {
     static let documentKeys = ["version", "identities"]
     static let adapterKeys = ["address", "addressType", "irk", "bonds"]
     static let bondKeys = ["peer", "peerType", "centralKey", "peripheralKey", "irk", "peerCSRK", "localCSRK",
-                           "authenticated", "secureConnections", "keySize"]
+                           "authenticated", "secureConnections", "keySize", "peerSignCounter", "localSignCounter", "gatt"]
+    static let signCounters = 0...Int(UInt32.max)
     static let longTermKeyKeys = ["key", "ediv", "rand"]
 
     /// Reads a bond file's text (the form `serialized()` writes). Throws at the first value
@@ -56,20 +58,23 @@ extension BondDocument {
             throw BondDocumentError("an all-zero IRK would let anyone make addresses that resolve to this adapter", at: object.pathOf("irk"))
         }
         var bonds: [Bond] = []
+        var gattClients: [BluetoothAddress: GATTBondedClient] = [:]
         for (element, elementPath) in try object.array("bonds") {
-            let bond = try Self.bond(element, at: elementPath)
+            let (bond, gatt) = try Self.bond(element, at: elementPath)
             if let earlier = bonds.firstIndex(where: { $0.peer == bond.peer }) {
                 throw BondDocumentError("a second bond with \(bond.peer) (the first is \(object.pathOf("bonds"))[\(earlier)])",
                                         at: "\(elementPath).peer")
             }
             bonds.append(bond)
+            gattClients[bond.peer] = gatt
         }
-        return Adapter(name: name, identity: LocalIdentity(identityResolvingKey: irk, address: address), bonds: bonds)
+        return Adapter(name: name, identity: LocalIdentity(identityResolvingKey: irk, address: address), bonds: bonds,
+                       gattClients: gattClients)
     }
 
-    static func bond(_ value: JSONValue, at path: String) throws(BondDocumentError) -> Bond {
+    static func bond(_ value: JSONValue, at path: String) throws(BondDocumentError) -> (Bond, GATTBondedClient?) {
         let object = try BondFileObject(value, at: path, keys: bondKeys)
-        return Bond(
+        var bond = Bond(
             peer: try object.address("peer", typeKey: "peerType"),
             centralKey: try longTermKey(object.object("centralKey", keys: longTermKeyKeys)),
             peripheralKey: try longTermKey(object.object("peripheralKey", keys: longTermKeyKeys)),
@@ -79,6 +84,10 @@ extension BondDocument {
             authenticated: try object.bool("authenticated"),
             secureConnections: try object.bool("secureConnections"),
             keySize: try object.integer("keySize", in: 7...16))
+        bond.peerSignCounter = try object.optionalInteger("peerSignCounter", in: signCounters).map(UInt32.init)
+        bond.localSignCounter = UInt32(try object.optionalInteger("localSignCounter", in: signCounters) ?? 0)
+        let gatt = try gattClient(object.object("gatt", keys: gattKeys))
+        return (bond, gatt)
     }
 
     static func longTermKey(_ object: BondFileObject?) throws(BondDocumentError) -> LongTermKey? {

@@ -17,8 +17,11 @@ import Synchronization
 ///
 /// The file holds an identity per adapter (`AdapterIdentifier`), made the first time the
 /// adapter is used; the host advertises and connects under it and distributes it when
-/// pairing, and every change to its bonds is written before the call that made it
-/// returns (`BondStore`'s `persist`).
+/// pairing. A bond made or removed is written before the call that made it returns
+/// (`BondStore`'s `persist`); what moves as the host runs — sign counters, what the GATT
+/// server keeps for a bonded client — is written on the host's schedule (`BondSync`: at
+/// most once a second, and when the host stops). A change that leaves the document as
+/// it was writes nothing.
 ///
 /// One process at a time: `open` takes an exclusive `flock` on `<file>.lock`, held until
 /// `close()` (or the process ends), so a second swift-att fails at once with `.inUse`
@@ -127,10 +130,11 @@ public final class BondFile: SecurityStorage {
             }
             let stored = state.document[adapter]!
             if let store = state.stores[adapter] { return StoredSecurity(identity: stored.identity, bonds: store) }
-            let store = BondStore(stored.bonds) { [weak self] (bonds: [Bond]) throws(SecurityStorageError) in
+            let store = BondStore(stored.bonds, gattClients: stored.gattClients) {
+                [weak self] (contents: BondStore.Contents) throws(SecurityStorageError) in
                 guard let self else { throw BondFileError.closed(file: path).storageError }
                 do throws(BondFileError) {
-                    try self.update { $0.setBonds(bonds, of: adapter) }
+                    try self.update { $0.setContents(contents, of: adapter) }
                 } catch {
                     throw error.storageError
                 }

@@ -55,6 +55,34 @@ struct BondFileObject {
         return n
     }
 
+    func optionalInteger(_ key: String, in range: ClosedRange<Int>) throws(BondDocumentError) -> Int? {
+        optional(key) == nil ? nil : try integer(key, in: range)
+    }
+
+    /// A UUID as `swift-att decode` prints it: `2A37`, `0000180D`, or 128 bits with dashes.
+    func uuid(_ key: String) throws(BondDocumentError) -> BluetoothUUID {
+        let expected = "a UUID (2A37, or 8-4-4-4-12 hex digits)"
+        let text = try string(key, expected)
+        guard let uuid = BluetoothUUID(text), !text.hasPrefix("0x"), !text.hasPrefix("0X") else {
+            throw BondDocumentError("expected \(expected), found \(JSONValue.string(text).serialized())", at: pathOf(key))
+        }
+        return uuid
+    }
+
+    /// Octets as hex digits, two per octet, first octet first; at most `maximum`.
+    func octets(_ key: String, maximum: Int) throws(BondDocumentError) -> [UInt8] {
+        let expected = "hex digits, two per octet"
+        let text = try string(key, "a string of \(expected)")
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }) else {
+            throw BondDocumentError("expected \(expected), found \(JSONValue.string(text).serialized())", at: pathOf(key))
+        }
+        guard digits.count / 2 <= maximum else {
+            throw BondDocumentError("\(digits.count / 2) octets, more than \(maximum)", at: pathOf(key))
+        }
+        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+    }
+
     func address(_ key: String, typeKey: String) throws(BondDocumentError) -> BluetoothAddress {
         let text = try string(key, "an address (AA:BB:CC:DD:EE:FF)")
         let kind: BluetoothAddress.Kind

@@ -68,7 +68,8 @@ public struct Attribute: Sendable {
 
     /// Client Supported Features defines bits in one octet (Part G §7.2, Table 7.6); a few
     /// more octets leave room for future bits without letting a client store a blob.
-    static let clientSupportedFeaturesMaximum = 8
+    /// (A file that keeps a bonded client's value holds no more either.)
+    public static let clientSupportedFeaturesMaximum = 8
 
     /// The longest value a write may leave.
     var maximumLength: Int {

@@ -138,19 +138,23 @@ extension GATTServer {
     }
 
     /// The Service Changed indications for `range` (Part G §7.1): one for each connected
-    /// client that enabled them. Bonded clients that are away, and subscribed, are owed
-    /// the range (merged with any earlier one) when they reconnect.
+    /// client that enabled them, each owed until it is confirmed (`indicationConfirmed`).
+    /// Bonded clients that are away, and subscribed, are owed the range (merged with any
+    /// earlier one) when they reconnect.
     public func serviceChangedIndication(_ range: ClosedRange<UInt16>) -> [(ConnectionID, ATTPDU)] {
         if let handle = database.serviceChanged.flatMap({ database.valueHandle(of: $0) }) {
             let connectedBonds = Set(connections.values.compactMap(\.bond))
             for (bond, saved) in bonds where !connectedBonds.contains(bond)
                 && saved.subscriptions[handle]?.contains(.indication) == true {
-                let old = saved.pendingServiceChange
-                bonds[bond]?.pendingServiceChange = old.map { min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound) } ?? range
+                bonds[bond]?.pendingServiceChange = Self.merge(saved.pendingServiceChange, range)
+                bondedClientChanges.insert(bond)
             }
         }
         return connections.keys.sorted().compactMap { id in
-            serviceChangedPDU(range, for: state(id)).map { (id, $0) }
+            guard let pdu = serviceChangedPDU(range, for: state(id)) else { return nil }
+            connections[id]?.serviceChangesUnconfirmed.append(range)
+            noteBondedChange(of: id)
+            return (id, pdu)
         }
     }
 
@@ -178,12 +182,15 @@ extension GATTServer {
             s.readHashWhileUnaware = false
             connections[id] = s
             ended += dropped.map { (id, $0) }
+            // Recorded against the old database's hash: stored again under the new one.
+            noteBondedChange(of: id)
         }
         for bond in bonds.keys {
             guard var b = bonds[bond] else { continue }
             b.subscriptions = Self.carry(b.subscriptions, from: old, to: new).kept
             b.changeAware = false
             bonds[bond] = b
+            bondedClientChanges.insert(bond)
         }
         for (id, entry) in ended {
             subscriptionChanges.append(GATTSubscriptionChange(
@@ -194,10 +201,15 @@ extension GATTServer {
     }
 
     /// The bearer received the confirmation of the indication of `valueHandle`. A
-    /// confirmed Service Changed indication makes the client change-aware (§2.5.2.1).
+    /// confirmed Service Changed indication makes the client change-aware (§2.5.2.1) and
+    /// pays the oldest range owed to it.
     public func indicationConfirmed(valueHandle: UInt16, by id: ConnectionID) {
         guard let changed = database.serviceChanged, valueHandle == database.valueHandle(of: changed) else { return }
-        connections[id]?.becomeChangeAware()
+        if connections[id]?.serviceChangesUnconfirmed.isEmpty == false {
+            connections[id]?.serviceChangesUnconfirmed.removeFirst()
+            noteBondedChange(of: id)
+        }
+        becomeChangeAware(id)
     }
 
     // MARK: Internals
@@ -277,6 +289,7 @@ extension GATTServer {
         connections[id]?.subscriptions[valueHandle] = configuration.isEmpty ? nil : configuration
         if old != configuration {
             announce(id, valueHandle: valueHandle, configuration: configuration, cause: cause)
+            noteBondedChange(of: id)
         }
     }
 

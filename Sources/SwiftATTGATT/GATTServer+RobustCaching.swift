@@ -23,7 +23,7 @@ extension GATTServer {
         default: return .proceed
         }
         if s.outOfSyncSent || s.readHashWhileUnaware {
-            connections[id]?.becomeChangeAware()
+            becomeChangeAware(id)
             return .proceed
         }
         guard let handle = Self.handleOfOperation(pdu) else { return .proceed }

@@ -97,6 +97,7 @@ extension GATTServer {
         case let .clientConfiguration(valueHandle, _):
             setSubscription(Self.configuration(write.bytes), to: valueHandle, for: id, cause: .written)
         case .clientSupportedFeatures:
+            if connections[id]?.clientFeatures != write.bytes { noteBondedChange(of: id) }
             connections[id]?.clientFeatures = write.bytes
         case .dynamic(_, nil, _), .constant, .serviceChanged:
             return .writeNotPermitted

@@ -54,6 +54,10 @@ public final class GATTServer {
         var changeAware = true
         var outOfSyncSent = false
         var readHashWhileUnaware = false
+        /// The ranges of the Service Changed indications sent and not confirmed yet,
+        /// oldest first: indications are confirmed in order (Part F §3.3.2), and a range
+        /// whose confirmation never came is still owed when the link goes down.
+        var serviceChangesUnconfirmed: [ClosedRange<UInt16>] = []
 
         /// The client set the Robust Caching bit (Part G §7.2, Table 7.6, bit 0).
         var usesRobustCaching: Bool { (clientFeatures.first ?? 0) & 0x01 != 0 }
@@ -74,12 +78,14 @@ public final class GATTServer {
         }
     }
 
-    /// What the server keeps for a bonded client between connections.
+    /// What the server keeps for a bonded client between connections (`GATTBondedClient`
+    /// is its form outside the server).
     struct BondedState {
         var subscriptions: [UInt16: GATTClientConfiguration]
         var clientFeatures: [UInt8]
         var changeAware: Bool
-        /// Handles changed while the client was away, owed as a Service Changed indication.
+        /// Handles changed while the client was away, or indicated and not confirmed,
+        /// owed as a Service Changed indication.
         var pendingServiceChange: ClosedRange<UInt16>?
     }
 
@@ -91,6 +97,11 @@ public final class GATTServer {
     /// after any call that can make one (`connect`, `disconnect`, `handle`,
     /// `replaceDatabase`).
     public internal(set) var subscriptionChanges: [GATTSubscriptionChange] = []
+    /// The bonded clients (by identity address) whose kept state — subscriptions, Client
+    /// Supported Features, change-awareness, Service Changed owed — changed, or who
+    /// disconnected, since the owner last took them (`takeBondedClientChanges()`): what
+    /// it stores again. Handed back, like `subscriptionChanges`, rather than called out.
+    public internal(set) var bondedClientChanges: Set<BluetoothAddress> = []
 
     /// The values the server keeps (`GATTValue.bytes`, User Descriptions, Server
     /// Characteristic Configurations), by the database's slot numbers.
@@ -112,7 +123,9 @@ public final class GATTServer {
     /// Starts serving a client. `bond` is the peer's identity address when it is bonded:
     /// its subscriptions, Client Supported Features and change-awareness from earlier
     /// connections apply again. Returns the PDUs owed to it now: a Service Changed
-    /// indication when the database changed while it was away (Part G §7.1).
+    /// indication when the database changed while it was away (Part G §7.1). The range
+    /// stays owed until the client confirms that indication (`indicationConfirmed`):
+    /// a link that goes down first leaves it owed for the next connection.
     @discardableResult
     public func connect(
         _ id: ConnectionID,
@@ -136,21 +149,30 @@ public final class GATTServer {
         for (handle, configuration) in state.subscriptions.sorted(by: { $0.key < $1.key }) {
             announce(id, valueHandle: handle, configuration: configuration, cause: .restored)
         }
-        if let owed, let indication = serviceChangedPDU(owed, for: state) {
-            return [indication]
+        if let owed {
+            if let indication = serviceChangedPDU(owed, for: state) {
+                connections[id]?.serviceChangesUnconfirmed.append(owed)
+                return [indication]
+            }
+            // It no longer takes Service Changed indications: nothing can tell it.
+            noteBondedChange(of: id)
         }
         return []
     }
 
     /// Stops serving a client: its prepare queue and configuration go, except that a
-    /// bonded client's configuration is kept under its bond for the next connection.
+    /// bonded client's configuration is kept under its bond for the next connection,
+    /// with the Service Changed ranges it did not confirm still owed.
     public func disconnect(_ id: ConnectionID) {
         guard let state = connections.removeValue(forKey: id) else { return }
         connectionOrder.removeAll { $0 == id }
         if let bond = state.bond {
+            var owed = bonds[bond]?.pendingServiceChange
+            for range in state.serviceChangesUnconfirmed { owed = Self.merge(owed, range) }
             bonds[bond] = BondedState(
                 subscriptions: state.subscriptions, clientFeatures: state.clientFeatures,
-                changeAware: state.changeAware, pendingServiceChange: bonds[bond]?.pendingServiceChange)
+                changeAware: state.changeAware, pendingServiceChange: owed)
+            bondedClientChanges.insert(bond)
         }
         for (handle, _) in state.subscriptions.sorted(by: { $0.key < $1.key }) {
             announce(id, valueHandle: handle, configuration: [], cause: .disconnected)
@@ -176,11 +198,7 @@ public final class GATTServer {
     /// The client bonded during the connection (or the bond was removed, `nil`).
     public func setBond(_ bond: BluetoothAddress?, for id: ConnectionID) {
         connections[id]?.bond = bond
-    }
-
-    /// Forgets what was kept for a bonded client.
-    public func forgetBond(_ bond: BluetoothAddress) {
-        bonds[bond] = nil
+        if let bond { bondedClientChanges.insert(bond) }
     }
 
     /// The connections being served, in order.

@@ -1,12 +1,14 @@
 import SwiftATTBondFile
 import SwiftATTCore
+import SwiftATTGATT
 import SwiftATTHost
 import SwiftATTJSON
 import SwiftATTSecurity
 
 /// `swift-att bonds [list|remove ADDRESS|clear] [--json] [--keys] [--bonds FILE]`: what
-/// the bond file holds — each adapter's identity and the peers bonded under it — and
-/// forgetting bonds, as `bluetoothctl devices Bonded` and `remove` do for BlueZ.
+/// the bond file holds — each adapter's identity, the peers bonded under it, what the
+/// GATT server keeps for each (subscriptions, change-awareness) and their sign counters
+/// — and forgetting bonds, as `bluetoothctl devices Bonded` and `remove` do for BlueZ.
 ///
 /// Listing reads the file without locking it (a host may be running on it; every write
 /// is a rename, so the list is of one whole version) and never creates it. Removing
@@ -84,6 +86,8 @@ enum BondsCommand {
             if adapter.bonds.isEmpty { Output.print("  no bonds") }
             for bond in adapter.bonds {
                 Output.print("  \(bond.peer) (\(typeName(bond.peer)))  \(keyNames(bond).joined(separator: ", "))  \(summary(bond))")
+                if let gatt = adapter.gattClients[bond.peer] { Output.print("      GATT: \(summary(gatt))") }
+                if let counters = counters(bond) { Output.print("      sign counters: \(counters)") }
                 if keys {
                     for (name, value) in keyValues(bond) { Output.print("      \(name.padded(to: 19))\(value)") }
                 }
@@ -100,6 +104,28 @@ enum BondsCommand {
         [bond.secureConnections ? "Secure Connections" : "legacy",
          bond.authenticated ? "authenticated" : "unauthenticated",
          "\(bond.keySize)-octet key"].joined(separator: ", ")
+    }
+
+    /// `2 subscriptions, change-unaware, Service Changed owed for 0x000E–0x0015`.
+    static func summary(_ gatt: GATTBondedClient) -> String {
+        let count = gatt.subscriptions.count
+        var parts = ["\(count) subscription\(count == 1 ? "" : "s")", gatt.changeAware ? "change-aware" : "change-unaware"]
+        if let owed = gatt.serviceChangeOwed {
+            parts.append("Service Changed owed for \(handle(owed.lowerBound))–\(handle(owed.upperBound))")
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `0x000E`.
+    static func handle(_ handle: UInt16) -> String {
+        let digits = String(handle, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
+    /// `peer 41, local 7`, once either moved.
+    static func counters(_ bond: Bond) -> String? {
+        guard bond.peerSignCounter != nil || bond.localSignCounter != 0 else { return nil }
+        return "peer \(bond.peerSignCounter.map(String.init) ?? "none yet"), local \(bond.localSignCounter)"
     }
 
     /// The keys a bond holds, by name: one `LTK` when both roles use the same (Secure
@@ -138,13 +164,14 @@ enum BondsCommand {
             JSONMember("addressType", .string(typeName(adapter.identity.address))),
         ]
         if keys { members.append(JSONMember("irk", .string(BondDocument.hex(adapter.identity.identityResolvingKey)))) }
-        members.append(JSONMember("bonds", .array(adapter.bonds.map { json($0, keys: keys) })))
+        members.append(JSONMember("bonds", .array(adapter.bonds.map { json($0, gatt: adapter.gattClients[$0.peer], keys: keys) })))
         return .object(members)
     }
 
     /// The bond without its key values (their names under `keys`), or with them as the
-    /// file writes them.
-    static func json(_ bond: Bond, keys: Bool) -> JSONValue {
+    /// file writes them; its sign counters, and `gatt` as the file writes it (null when
+    /// the server kept nothing for the peer).
+    static func json(_ bond: Bond, gatt: GATTBondedClient?, keys: Bool) -> JSONValue {
         var present: [JSONValue] = []
         if bond.centralKey != nil { present.append("centralKey") }
         if bond.peripheralKey != nil { present.append("peripheralKey") }
@@ -158,6 +185,9 @@ enum BondsCommand {
             JSONMember("authenticated", .bool(bond.authenticated)),
             JSONMember("secureConnections", .bool(bond.secureConnections)),
             JSONMember("keySize", .integer(bond.keySize)),
+            JSONMember("peerSignCounter", bond.peerSignCounter.map { .integer(Int($0)) } ?? .null),
+            JSONMember("localSignCounter", .integer(Int(bond.localSignCounter))),
+            JSONMember("gatt", gatt.map(BondDocument.json) ?? .null),
         ]
         if keys {
             func ltk(_ key: LongTermKey) -> JSONValue {

@@ -13,7 +13,7 @@ enum CentralSecurityReport {
                 if resultOnStandardOutput, case .paired = event.change { continue }
                 if report.json {
                     report.emit("", SecurityEventText.json(event))
-                } else if case .bondNotSaved = event.change {
+                } else if event.change.isStorageFailure {
                     Output.error(SecurityEventText.text(event))
                 } else {
                     Output.progress(SecurityEventText.text(event))

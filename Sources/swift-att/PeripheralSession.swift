@@ -135,7 +135,7 @@ final class PeripheralSession {
             return try await handle(event)
         case let .security(event):
             report.emit(SecurityEventText.text(event), SecurityEventText.json(event))
-            if !options.json, case .bondNotSaved = event.change { Output.error(SecurityEventText.text(event)) }
+            if !options.json, event.change.isStorageFailure { Output.error(SecurityEventText.text(event)) }
         case .eventsEnded:
             return try await controllerEnded()
         case let .watched(.signal(signo)):

@@ -19,6 +19,8 @@ enum SecurityEventText {
             return "pairing with \(peer) failed: \(failure.description.dropPrefix("pairing failed: "))"
         case let .bondNotSaved(error):
             return "the bond with \(peer) was not saved: \(error) (the link is encrypted; the next run will not know the device)"
+        case let .bondStateNotSaved(error):
+            return "what changed in the bond with \(peer) (sign counters, GATT subscriptions) was not saved: \(error) (tried again with the next change and at the stop)"
         case let .encryptionFailed(status):
             return "encrypting the link to \(peer) with the stored bond failed: \(HCIStatus(status).name) (the device may have lost its keys; pair again)"
         }
@@ -44,6 +46,10 @@ enum SecurityEventText {
         case let .bondNotSaved(error):
             return ["event": "bond-not-saved", "address": .string(peer), "handle": .integer(Int(handle)),
                     "message": .string(error.description)]
+        case let .bondStateNotSaved(error):
+            return ["event": "bond-state-not-saved", "address": .string(peer),
+                    "handle": handle == SecurityEvent.noConnection ? .null : .integer(Int(handle)),
+                    "message": .string(error.description)]
         case let .encryptionFailed(status):
             return ["event": "encryption-failed", "address": .string(peer), "handle": .integer(Int(handle)),
                     "status": .integer(Int(status)), "statusName": .string(HCIStatus(status).name)]
@@ -59,6 +65,16 @@ enum SecurityEventText {
 
     /// "encrypted (unauthenticated, 16-octet key)", or "not encrypted".
     static func describe(_ level: GATTSecurityLevel) -> String { level.description }
+}
+
+extension SecurityEvent.Change {
+    /// The bond file could not keep something: said on standard error, not as progress.
+    var isStorageFailure: Bool {
+        switch self {
+        case .bondNotSaved, .bondStateNotSaved: return true
+        default: return false
+        }
+    }
 }
 
 extension String {

@@ -133,7 +133,9 @@ enum Usage {
         until SIGINT or SIGTERM (centrals are disconnected and the controller released) or
         for --duration seconds. It advertises under the adapter's identity from the bond
         file, answers pairing (Just Works) and keeps the bonds there, so a bonded central
-        encrypts again without pairing.
+        encrypts again without pairing; with each bond it keeps the central's subscriptions
+        and change-awareness, so the next run notifies it without it subscribing again (and
+        indicates Service Changed when the database changed in between).
 
         PROFILES:
           heart-rate  A heart-rate monitor. Heart Rate service 180D: Measurement 2A37
@@ -364,7 +366,12 @@ enum Usage {
         controller without one), the identity info, peripheral and central use on it — a
         static random address and an IRK, made on first use — and the devices bonded under
         it, with the keys each bond holds, whether pairing authenticated it, whether it
-        used LE Secure Connections, and the key size.
+        used LE Secure Connections, and the key size. With each bond, what swift-att kept
+        as it ran: the GATT server's state for the device (how many characteristics it
+        subscribed to, whether it knows the database as it is now, a Service Changed
+        indication still owed to it) and the signed-write counters (--json: `gatt` as the
+        file holds it, `peerSignCounter`, `localSignCounter`). Removing a bond removes
+        them too.
 
         ACTIONS:
           list        (the default) List the identities and bonds. Key values are printed

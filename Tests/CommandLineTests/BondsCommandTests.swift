@@ -20,10 +20,10 @@ struct BondsCommandTests {
         deinit { try? FileManager.default.removeItem(at: url) }
         func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-        /// A copy of Fixtures/bonds/bonds-v1.json.
-        func golden() throws -> String {
+        /// A copy of Fixtures/bonds/bonds-v1.json (or another of its fixtures).
+        func golden(_ fixture: String = "bonds-v1.json") throws -> String {
             let path = self.path("bonds.json")
-            try FileManager.default.copyItem(atPath: FixtureFiles.url("bonds/bonds-v1.json").path, toPath: path)
+            try FileManager.default.copyItem(atPath: FixtureFiles.url("bonds/" + fixture).path, toPath: path)
             return path
         }
     }
@@ -116,6 +116,68 @@ struct BondsCommandTests {
         #expect(bonds.map { $0["authenticated"] as? Bool } == [false, true])
         #expect(bonds.map { $0["secureConnections"] as? Bool } == [true, false])
         #expect(bonds.map { $0["keySize"] as? Int } == [16, 7])
+        // Nothing kept beyond the keys yet.
+        #expect(bonds.allSatisfy { $0["peerSignCounter"] is NSNull && $0["localSignCounter"] as? Int == 0 && $0["gatt"] is NSNull })
+    }
+
+    // MARK: What the hosts kept as they ran
+
+    @Test func listsTheGATTStateAndTheSignCounters() async throws {
+        let scratch = try Scratch()
+        let path = try scratch.golden("bonds-v1-gatt.json")
+        let result = try await SwiftATTProcess.run(["bonds", "list", "--bonds", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutLines == [
+            "Bond file \(path)",
+            "",
+            "Adapter F0:F0:F0:F0:00:01: identity C3:5A:10:22:8E:41 (static random)",
+            "  D1:22:33:44:55:66 (random)  LTK, IRK  Secure Connections, unauthenticated, 16-octet key",
+            "      GATT: 2 subscriptions, change-unaware, Service Changed owed for 0x000E–0x0015",
+            "  00:1B:DC:07:32:EF (public)  LTK as central, LTK as peripheral, peer CSRK, local CSRK  legacy, authenticated, 7-octet key",
+            "      GATT: 1 subscription, change-aware",
+            "      sign counters: peer 41, local 4294967295",
+            "",
+            "Adapter tcp:127.0.0.1:9000: identity FF:00:00:00:00:01 (static random)",
+            "  no bonds",
+        ])
+    }
+
+    /// `--json` carries `gatt` as the file writes it, and the counters.
+    @Test func listsTheGATTStateAndTheSignCountersAsJSON() async throws {
+        let scratch = try Scratch()
+        let path = try scratch.golden("bonds-v1-gatt.json")
+        let json = try Self.json(try await SwiftATTProcess.run(["bonds", "list", "--json", "--bonds", path]))
+        let identity = try #require((json["identities"] as? [[String: Any]])?.first)
+        let bonds = try #require(identity["bonds"] as? [[String: Any]])
+        #expect(bonds[0]["peerSignCounter"] is NSNull)
+        #expect(bonds[0]["localSignCounter"] as? Int == 0)
+        #expect(bonds[1]["peerSignCounter"] as? Int == 41)
+        #expect(bonds[1]["localSignCounter"] as? Int == 4_294_967_295)
+        let file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let written = try #require(((file["identities"] as? [String: Any])?["F0:F0:F0:F0:00:01"] as? [String: Any])?["bonds"] as? [[String: Any]])
+        for index in 0..<2 {
+            let listed = try #require(bonds[index]["gatt"] as? [String: Any])
+            let kept = try #require(written[index]["gatt"] as? [String: Any])
+            #expect(NSDictionary(dictionary: listed) == NSDictionary(dictionary: kept))
+        }
+        let gatt = try #require(bonds[0]["gatt"] as? [String: Any])
+        #expect(gatt["changeAware"] as? Bool == false)
+        #expect((gatt["subscriptions"] as? [[String: Any]])?.map { $0["uuid"] as? String } == ["2A05", "2A37"])
+    }
+
+    /// The GATT state is the bond's: removing the bond removes it, and leaves the other
+    /// bond's state and counters as they were.
+    @Test func removingABondRemovesWhatWasKeptWithIt() async throws {
+        let scratch = try Scratch()
+        let path = try scratch.golden("bonds-v1-gatt.json")
+        let result = try await SwiftATTProcess.run(["bonds", "remove", "D1:22:33:44:55:66", "--bonds", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("81ca5a2ff73bd14b641b08974afb73ba"))
+        #expect(text.contains("f1ca2d48ecf58bac8a8830bbb9fba990"))
+        #expect(text.contains("\"peerSignCounter\": 41"))
+        let listed = try await SwiftATTProcess.run(["bonds", "list", "--bonds", path])
+        #expect(listed.stdoutLines.filter { $0.contains("GATT:") } == ["      GATT: 1 subscription, change-aware"])
     }
 
     // MARK: remove and clear

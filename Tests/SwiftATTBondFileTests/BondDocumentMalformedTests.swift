@@ -1,5 +1,6 @@
 import SwiftATTBondFile
 import SwiftATTCore
+import SwiftATTGATT
 import SwiftATTHost
 import SwiftATTSecurity
 import Testing
@@ -71,7 +72,7 @@ struct BondDocumentMalformedTests {
         Edit(#""peerType": "public""#, #""peerType": "static""#, legacy + ".peerType",
              #"expected "public" or "random", found "static""#),
         Edit(#""peerCSRK""#, #""peerCsrk""#, legacy + ".peerCsrk",
-             "unknown key (expected peer, peerType, centralKey, peripheralKey, irk, peerCSRK, localCSRK, authenticated, secureConnections, keySize)"),
+             "unknown key (expected peer, peerType, centralKey, peripheralKey, irk, peerCSRK, localCSRK, authenticated, secureConnections, keySize, peerSignCounter, localSignCounter, gatt)"),
         Edit(#""bonds": []"#, #""bonds": {}"#, #"identities["tcp:127.0.0.1:9000"].bonds"#,
              "expected an array, found an object"),
         Edit(#""bonds": []"#, #""bonds": [1]"#, #"identities["tcp:127.0.0.1:9000"].bonds[0]"#,
@@ -92,6 +93,110 @@ struct BondDocumentMalformedTests {
             #expect(error.path == edit.path)
             #expect(error.message == edit.message)
         }
+    }
+
+    static let gatt = first + ".bonds[0].gatt"
+
+    /// Edits of the golden file with GATT state and counters (bonds-v1-gatt.json).
+    static let gattEdits: [Edit] = [
+        Edit(#""81ca5a2ff73bd14b641b08974afb73ba""#, #""81ca""#, gatt + ".databaseHash", "expected 32 hex digits, found 4"),
+        Edit(#""changeAware": false"#, #""changeAware": 0"#, gatt + ".changeAware", "expected true or false, found an integer"),
+        Edit(#""changeAware": false"#, #""changeAware": false, "aware": true"#, gatt + ".aware",
+             "unknown key (expected databaseHash, changeAware, clientSupportedFeatures, serviceChangedOwed, subscriptions)"),
+        Edit(#""clientSupportedFeatures": "01""#, #""clientSupportedFeatures": "1""#, gatt + ".clientSupportedFeatures",
+             #"expected hex digits, two per octet, found "1""#),
+        Edit(#""clientSupportedFeatures": "01""#, #""clientSupportedFeatures": "0g""#, gatt + ".clientSupportedFeatures",
+             #"expected hex digits, two per octet, found "0g""#),
+        Edit(#""clientSupportedFeatures": "01""#, #""clientSupportedFeatures": "0x01""#, gatt + ".clientSupportedFeatures",
+             #"expected hex digits, two per octet, found "0x01""#),
+        Edit(#""clientSupportedFeatures": "01""#, #""clientSupportedFeatures": "000000000000000000""#,
+             gatt + ".clientSupportedFeatures", "9 octets, more than 8"),
+        Edit(#""clientSupportedFeatures": "01""#, #""clientSupportedFeatures": 1"#, gatt + ".clientSupportedFeatures",
+             "expected a string of hex digits, two per octet, found an integer"),
+        Edit(#""startingHandle": 14"#, #""startingHandle": 0"#, gatt + ".serviceChangedOwed.startingHandle",
+             "0 is out of range 1...65535"),
+        Edit(#""endingHandle": 21"#, #""endingHandle": 13"#, gatt + ".serviceChangedOwed.endingHandle",
+             "13 is below startingHandle 14"),
+        Edit(#""endingHandle": 21"#, #""endingHandle": 21, "end": 1"#, gatt + ".serviceChangedOwed.end",
+             "unknown key (expected startingHandle, endingHandle)"),
+        Edit(#""startingHandle": 14,"#, "", gatt + ".serviceChangedOwed.startingHandle", "missing"),
+        Edit(#""valueHandle": 16"#, #""valueHandle": 8"#, gatt + ".subscriptions[1].valueHandle",
+             "a second subscription at value handle 8 (the first is \(gatt).subscriptions[0])"),
+        Edit(#""valueHandle": 16"#, #""valueHandle": 65536"#, gatt + ".subscriptions[1].valueHandle",
+             "65536 is out of range 1...65535"),
+        Edit(#""valueHandle": 16"#, #""valueHandle": "0x0010""#, gatt + ".subscriptions[1].valueHandle",
+             "expected an integer, found a string"),
+        Edit(#""uuid": "2A37""#, #""uuid": "2A3""#, gatt + ".subscriptions[1].uuid",
+             #"expected a UUID (2A37, or 8-4-4-4-12 hex digits), found "2A3""#),
+        Edit(#""uuid": "2A37""#, #""uuid": "0x2A37""#, gatt + ".subscriptions[1].uuid",
+             #"expected a UUID (2A37, or 8-4-4-4-12 hex digits), found "0x2A37""#),
+        Edit(#""uuid": "2A37","#, #""uuid": "2A37", "handle": 16,"#, gatt + ".subscriptions[1].handle",
+             "unknown key (expected valueHandle, uuid, notification, indication)"),
+        Edit(#""notification": true,\#n                "indication": false"#,
+             #""notification": false,\#n                "indication": false"#, gatt + ".subscriptions[1]",
+             "neither notification nor indication (a configuration of nothing is not kept)"),
+        Edit(#""notification": true,"#, "", gatt + ".subscriptions[1].notification", "missing"),
+        Edit(#""indication": false"#, #""indication": null"#, gatt + ".subscriptions[1].indication",
+             "expected true or false, found null"),
+        Edit(#""peerSignCounter": 41"#, #""peerSignCounter": -1"#, legacy + ".peerSignCounter",
+             "-1 is out of range 0...4294967295"),
+        Edit(#""localSignCounter": 4294967295"#, #""localSignCounter": 4294967296"#, legacy + ".localSignCounter",
+             "4294967296 is out of range 0...4294967295"),
+        Edit(#""localSignCounter": 4294967295"#, #""localSignCounter": "7""#, legacy + ".localSignCounter",
+             "expected an integer, found a string"),
+    ]
+
+    @Test("an edit of the golden file with GATT state is refused where it was made", arguments: gattEdits)
+    func refusedGATT(_ edit: Edit) throws {
+        let golden = try BondDocumentGATTTests.goldenText()
+        let text = golden.replacing(edit.replace, with: edit.with)
+        #expect(text != golden, "the edit did not apply")
+        do {
+            _ = try BondDocument(parsing: text)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.path == edit.path)
+            #expect(error.message == edit.message)
+        }
+    }
+
+    /// A bond of a minimal file, with `gatt` as given.
+    static func bondWithGATT(_ gatt: String) -> String {
+        #"{"version": 1, "identities": {"hci0": {"address": "C3:5A:10:22:8E:41", "addressType": "random", "#
+            + #""irk": "000102030405060708090a0b0c0d0e0f", "bonds": [{"peer": "D1:22:33:44:55:66", "peerType": "random", "#
+            + #""authenticated": false, "secureConnections": true, "keySize": 16, "gatt": \#(gatt)}]}}}"#
+    }
+
+    static let minimalGATT = #"identities["hci0"].bonds[0].gatt"#
+
+    @Test("a gatt member that is not one", arguments: [
+        ("[]", minimalGATT, "expected an object, found an array"),
+        (#"{"databaseHash": "00000000000000000000000000000000", "changeAware": true, "clientSupportedFeatures": "00"}"#,
+         minimalGATT + ".subscriptions", "missing"),
+        (#"{"databaseHash": "00000000000000000000000000000000", "changeAware": true, "clientSupportedFeatures": "00", "subscriptions": {}}"#,
+         minimalGATT + ".subscriptions", "expected an array, found an object"),
+        (#"{"databaseHash": "00000000000000000000000000000000", "changeAware": true, "clientSupportedFeatures": "00", "subscriptions": [7]}"#,
+         minimalGATT + ".subscriptions[0]", "expected an object, found an integer"),
+        (#"{"databaseHash": "00000000000000000000000000000000", "changeAware": true, "clientSupportedFeatures": "00", "serviceChangedOwed": [1, 2], "subscriptions": []}"#,
+         minimalGATT + ".serviceChangedOwed", "expected an object, found an array"),
+        (#"{"changeAware": true, "clientSupportedFeatures": "00", "subscriptions": []}"#,
+         minimalGATT + ".databaseHash", "missing"),
+    ])
+    func notAGATTMember(_ gatt: String, _ path: String, _ message: String) {
+        do {
+            _ = try BondDocument(parsing: Self.bondWithGATT(gatt))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.path == path)
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func theMinimalGATTMemberIsAccepted() throws {
+        let document = try BondDocument(parsing: Self.bondWithGATT(
+            #"{"databaseHash": "00000000000000000000000000000000", "changeAware": true, "clientSupportedFeatures": "", "subscriptions": []}"#))
+        let adapter = try #require(document.adapters.first)
+        #expect(adapter.gattClients[adapter.bonds[0].peer] == GATTBondedClient(clientSupportedFeatures: [], databaseHash: 0))
     }
 
     /// Whole texts that are not bond files.

@@ -4,9 +4,11 @@ import Glibc
 import Foundation
 @testable import SwiftATTBondFile
 import SwiftATTCore
+import SwiftATTGATT
 import SwiftATTHost
 import SwiftATTSecurity
 import SwiftATTTransport
+import Synchronization
 import Testing
 
 /// The bond file on disk: identities made once and kept, bonds written as they change,
@@ -130,6 +132,138 @@ struct BondFileTests {
         }
         #expect(removed == 1)
         #expect(try BondFile.read(atPath: path)?[Self.adapter]?.bonds == [])
+    }
+
+    // MARK: What moves as a host runs
+
+    static let client = GATTBondedClient(
+        subscriptions: [.init(valueHandle: 0x0010, characteristic: BluetoothUUID(0x2A37), configuration: .notification)],
+        clientSupportedFeatures: [0x01], changeAware: true, databaseHash: 0x81CA_5A2F_F73B_D14B_641B_0897_4AFB_73BA)
+
+    /// Counts the files a `BondFile` writes (each is one `write` call at this size).
+    final class WriteCounter: Sendable {
+        let count = Mutex(0)
+        var call: FileSystem.WriteCall {
+            { [self] fd, buffer, length in
+                count.withLock { $0 += 1 }
+                return Glibc.write(fd, buffer, length)
+            }
+        }
+        var writes: Int { count.withLock { $0 } }
+    }
+
+    /// Sign counters and GATT state are staged in memory and written by a flush; a
+    /// flush with nothing new, or a stage that changes nothing, writes nothing.
+    @Test func stagedChangesAreWrittenByAFlushOnlyWhenTheyChangeSomething() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("bonds.json")
+        let counter = WriteCounter()
+        let file = try BondFile.open(atPath: path, write: counter.call)
+        defer { file.close() }
+        let store = try file.security(for: Self.adapter).bonds
+        try store.save(Self.bond)
+        let written = counter.writes
+        #expect(written == 2, "the identity, then the bond")
+
+        #expect(store.stage(Self.bond))
+        #expect(!store.hasUnsavedChanges, "the same bond changes nothing")
+        var counted = Self.bond
+        counted.peerSignCounter = 41
+        counted.localSignCounter = 7
+        #expect(store.stage(counted))
+        #expect(store.stageGATTClient(Self.client, of: Self.bond.peer))
+        #expect(store.hasUnsavedChanges)
+        #expect(counter.writes == written, "staged, not written")
+        #expect(try BondFile.read(atPath: path)?[Self.adapter]?.gattClients.isEmpty == true)
+
+        try store.flush()
+        #expect(counter.writes == written + 1)
+        #expect(!store.hasUnsavedChanges)
+        let adapter = try #require(try BondFile.read(atPath: path)?[Self.adapter])
+        #expect(adapter.bonds == [counted])
+        #expect(adapter.gattClients == [Self.bond.peer: Self.client])
+
+        try store.flush()
+        #expect(store.stageGATTClient(Self.client, of: Self.bond.peer))
+        #expect(!store.hasUnsavedChanges)
+        try store.flush()
+        #expect(counter.writes == written + 1, "nothing new: nothing written")
+    }
+
+    /// A late change for a bond that is gone does not bring it back.
+    @Test func aStageForAPeerWithoutABondIsRefused() throws {
+        let scratch = try Scratch()
+        let file = try BondFile.open(atPath: scratch.path("bonds.json"))
+        defer { file.close() }
+        let store = try file.security(for: Self.adapter).bonds
+        #expect(!store.stage(Self.bond))
+        #expect(!store.stageGATTClient(Self.client, of: Self.bond.peer))
+        #expect(!store.hasUnsavedChanges)
+        #expect(store.bonds.isEmpty)
+    }
+
+    /// The GATT state goes with its bond, on a removal written at once.
+    @Test func removingABondRemovesItsGATTState() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("bonds.json")
+        let file = try BondFile.open(atPath: path)
+        defer { file.close() }
+        let store = try file.security(for: Self.adapter).bonds
+        try store.save(Self.bond)
+        store.stageGATTClient(Self.client, of: Self.bond.peer)
+        try store.flush()
+        #expect(try store.remove(Self.bond.peer))
+        #expect(store.gattClient(of: Self.bond.peer) == nil)
+        #expect(try BondFile.read(atPath: path)?[Self.adapter] == BondDocument.Adapter(
+            name: Self.adapter, identity: file.document[Self.adapter]!.identity))
+    }
+
+    /// The next run's store starts with what this run's kept.
+    @Test func theNextRunsStoreHasTheGATTStateAndCounters() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("bonds.json")
+        var counted = Self.bond
+        counted.peerSignCounter = 3
+        do {
+            let file = try BondFile.open(atPath: path)
+            defer { file.close() }
+            let store = try file.security(for: Self.adapter).bonds
+            try store.save(Self.bond)
+            store.stage(counted)
+            store.stageGATTClient(Self.client, of: Self.bond.peer)
+            try store.flush()
+        }
+        let file = try BondFile.open(atPath: path)
+        defer { file.close() }
+        let store = try file.security(for: Self.adapter).bonds
+        #expect(store.contents == BondStore.Contents(bonds: [counted], gattClients: [Self.bond.peer: Self.client]))
+    }
+
+    /// A flush that fails keeps the changes staged, for the next one.
+    @Test func aFailedFlushKeepsTheChangesForTheNext() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("bonds.json")
+        let failing = Atomic<Bool>(false)
+        let file = try BondFile.open(atPath: path) { fd, buffer, count in
+            if failing.load(ordering: .relaxed) {
+                errno = ENOSPC
+                return -1
+            }
+            return Glibc.write(fd, buffer, count)
+        }
+        defer { file.close() }
+        let store = try file.security(for: Self.adapter).bonds
+        try store.save(Self.bond)
+        store.stageGATTClient(Self.client, of: Self.bond.peer)
+        failing.store(true, ordering: .relaxed)
+        #expect(throws: SecurityStorageError("writing \(path) failed: write: ENOSPC (No space left on device)")) {
+            try store.flush()
+        }
+        #expect(store.hasUnsavedChanges)
+        #expect(store.gattClient(of: Self.bond.peer) == Self.client)
+        failing.store(false, ordering: .relaxed)
+        try store.flush()
+        #expect(try BondFile.read(atPath: path)?[Self.adapter]?.gattClients == [Self.bond.peer: Self.client])
     }
 
     // MARK: The lock

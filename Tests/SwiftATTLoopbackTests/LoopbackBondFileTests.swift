@@ -219,7 +219,7 @@ import TestSupport
 
         func security(for adapter: AdapterIdentifier) throws(SecurityStorageError) -> StoredSecurity {
             if failsToOpen { throw Self.failure }
-            let store = BondStore { (_: [Bond]) throws(SecurityStorageError) in throw Self.failure }
+            let store = BondStore { (_: BondStore.Contents) throws(SecurityStorageError) in throw Self.failure }
             return StoredSecurity(identity: LocalIdentity(identityResolvingKey: 1, address: address), bonds: store)
         }
     }

@@ -100,4 +100,65 @@ import TestSupport
         #expect(discovered.services.contains { $0.service.uuid == BluetoothUUID(0xFEE7) })
         await pair.stop()
     }
+
+    // MARK: The bond store's say
+
+    /// What the peripheral's bond store keeps for its one bond, once the host has
+    /// written what the last visit left.
+    static func keptState(_ pair: SecurePair) async throws -> (Bond, GATTBondedClient) {
+        let store = pair.peripheral.controller.bonds
+        let bond = try #require(store.bonds.first)
+        try await eventually("the visit's state in the store") {
+            store.gattClient(of: bond.peer)?.subscriptions.contains { $0.characteristic == LoopbackPairingTests.streamUUID } == true
+        }
+        return (bond, try #require(store.gattClient(of: bond.peer)))
+    }
+
+    /// The Client Characteristic Configuration of the stream as the server has it for
+    /// the central on `peer`: the descriptor follows the value.
+    static func streamConfiguration(_ pair: SecurePair, _ peer: Peer) async throws -> [UInt8] {
+        let stream = try await pair.characteristic(LoopbackPairingTests.streamUUID, of: peer)
+        return try await peer.read(handle: stream.valueHandle + 1)
+    }
+
+    @Test func aBondRemovedWhileRunningTakesTheServersStateWithIt() async throws {
+        let pair = try await SecurePair.start()
+        try await Self.visit(pair, bonding: true)
+        let (bond, _) = try await Self.keptState(pair)
+        let store = pair.peripheral.controller.bonds
+        #expect(try store.remove(bond.peer))
+        #expect(store.gattClient(of: bond.peer) == nil)
+        // The server hears of it at the end of a loop turn: a job in a later turn than
+        // one that ran after the removal comes after that end.
+        _ = await pair.peripheral.value(of: pair.stream)
+        _ = await pair.peripheral.value(of: pair.stream)
+        // The same keys again (an application restoring the bond): the central encrypts
+        // as before, but what the server kept for it went with the removal.
+        try store.save(bond)
+        let peer = try await pair.connect()
+        #expect(try await Self.streamConfiguration(pair, peer) == [0x00, 0x00])
+        await pair.stop()
+    }
+
+    @Test func aStoreSwappedInReplacesWhatTheServerKept() async throws {
+        let pair = try await SecurePair.start()
+        try await Self.visit(pair, bonding: true)
+        let (bond, kept) = try await Self.keptState(pair)
+        // The store as another run left it: Service Changed, and not the stream.
+        var reloaded = kept
+        reloaded.subscriptions.removeAll { $0.characteristic == LoopbackPairingTests.streamUUID }
+        #expect(reloaded.subscriptions.count == 1)
+        let store = BondStore([bond], gattClients: [bond.peer: reloaded])
+        try await pair.peripheral.controller.configureSecurity(SecurityConfiguration(), bonds: store,
+                                                           delegate: AutomaticPairingDelegate())
+        let events = try await pair.peripheralEvents()
+        let peer = try await pair.connect()
+        let restored = try await first("the store's subscription restored", in: events) { event -> GATTSubscriptionChange? in
+            if case let .subscriptionChanged(change) = event, change.cause == .restored { return change }
+            return nil
+        }
+        #expect(restored.characteristic.uuid == GATTAttributeType.serviceChanged)
+        #expect(try await Self.streamConfiguration(pair, peer) == [0x00, 0x00])
+        await pair.stop()
+    }
 }

@@ -5,7 +5,7 @@ integration tests, attached to one of controllers.py's virtual controllers.
     bumble_peer.py --port 9101 --address C0:B0:00:00:00:01 advertise --name NAME --service 180D
     bumble_peer.py --port 9102 --address C0:B0:00:00:00:02 scan
     bumble_peer.py --port 9102 --address C0:B0:00:00:00:02 central --target ADDR [--mtu 247] [--read-all] \
-        [--read UUID] [--write UUID=HEX] [--subscribe UUID] [--write-command UUID=HEX]
+        [--read UUID] [--write UUID=HEX] [--subscribe UUID] [--write-command UUID=HEX] [--watch-values]
 
 Reports what happens as JSON lines on stdout ({"event": "ready", ...}, "connected",
 "disconnected", "advertisement"); reads commands as lines on stdin ("disconnect",
@@ -23,6 +23,11 @@ when a link's encryption changes. Commands: "pair" (as central: Pairing Request;
 peripheral: Bumble's pair(), which sends a Pairing Request too), "security-request" (as
 peripheral), "reconnect" (as central: connects to --target again and encrypts with the
 stored key), "new-rpa" (as peripheral with --privacy: a fresh resolvable private address).
+
+--watch-values (central): "value-notified" and "value-indicated" (handle, value) for every
+notification and indication on each link, this one's and those after "reconnect", whether
+or not this client subscribed on that link: a server that kept a bonded client's
+subscriptions sends without being asked again.
 """
 import argparse
 import asyncio
@@ -128,6 +133,26 @@ async def use_new_rpa(device):
     await device.send_sync_command(HCI_LE_Set_Random_Address_Command(random_address=rpa))
     device.random_address = rpa
     return str(rpa).split('/')[0]
+
+
+def watch_values(connection):
+    """--watch-values: every value the server pushes on `connection`, reported before
+    Bumble's client hands it to the subscribers it has (none, for a subscription the
+    server restored by itself) and, for an indication, confirms it."""
+    client = connection.gatt_client
+    notified = client.on_att_handle_value_notification
+    indicated = client.on_att_handle_value_indication
+
+    def on_notification(pdu):
+        emit(event='value-notified', handle=pdu.attribute_handle, value=bytes(pdu.attribute_value).hex())
+        notified(pdu)
+
+    def on_indication(pdu):
+        emit(event='value-indicated', handle=pdu.attribute_handle, value=bytes(pdu.attribute_value).hex())
+        indicated(pdu)
+
+    client.on_att_handle_value_notification = on_notification
+    client.on_att_handle_value_indication = on_indication
 
 
 async def pair_on(connection):
@@ -253,6 +278,8 @@ async def central(device, args):
     target = Address(args.target, Address.RANDOM_DEVICE_ADDRESS)
     connection = await device.connect(target, timeout=15)
     watch_security(connection)
+    if args.watch_values:
+        watch_values(connection)
     connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
     # A Security Request is left to the application by Bumble: pair, or encrypt when bonded.
     connection.on('security_request', lambda auth_req: (
@@ -325,6 +352,8 @@ async def central(device, args):
         nonlocal connection
         connection = await device.connect(target, timeout=15)
         watch_security(connection)
+        if args.watch_values:
+            watch_values(connection)
         connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
         emit(event='connected', peer=args.target)
         try:
@@ -410,6 +439,8 @@ async def main():
     c.add_argument('--encrypt', action='store_true', help='encrypt with the stored key after connecting')
     c.add_argument('--write-command', action='append', default=[],
                    help='UUID=HEX written without response, after subscribing')
+    c.add_argument('--watch-values', action='store_true',
+                   help='report every notification and indication on each link, subscribed to on it or not')
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
 

@@ -7,7 +7,10 @@ extension Controller {
     /// Sets how this host pairs and encrypts, where it keeps its bonds, and who answers
     /// the user's questions. Applies to pairings that start afterwards. After
     /// `start(storage:)`, a configuration without an identity distributes the stored
-    /// one, and the stored bonds stay unless `bonds` replaces them.
+    /// one, and the stored bonds stay unless `bonds` replaces them. A store that
+    /// replaces them replaces what the GATT server keeps for bonded clients too: it
+    /// forgets clients without a bond there, and takes up what the store kept for the
+    /// others (a store reloaded from its file, say).
     ///
     /// Throws, changing nothing, when the pairing configuration (with the stored identity
     /// filled in) could never pair: `PairingConfiguration.validate()`.
@@ -30,7 +33,7 @@ extension Controller {
         let (effective, store) = try outcome.get()
         await perform { stack in
             stack.security.configuration = effective
-            stack.security.bonds = store
+            stack.useBonds(store)
             stack.security.delegate = delegate
         }
     }
@@ -38,7 +41,8 @@ extension Controller {
     /// How this host pairs (`configureSecurity`), with the stored identity filled in.
     public var securityConfiguration: SecurityConfiguration { securitySettings.withLock { $0.effectiveConfiguration } }
 
-    /// The bonds this host keeps.
+    /// The bonds this host keeps. A bond removed from it while the host runs takes what
+    /// the GATT server kept for the peer with it, at the loop's next turn.
     public var bonds: BondStore { securitySettings.withLock { $0.bonds } }
 
     /// Every change of a link's security from now on: encryption on, pairing finished or
@@ -116,7 +120,7 @@ extension Controller {
         let bonds = stored.bonds
         await perform { stack in
             stack.security.configuration = effective
-            stack.security.bonds = bonds
+            stack.useBonds(bonds)
         }
     }
 
@@ -128,7 +132,7 @@ extension Controller {
         let bonds = securitySettings.withLock { $0.bonds }
         await perform { stack in
             stack.security.localAddress = localAddress
-            stack.security.bonds = bonds
+            stack.useBonds(bonds)
             // Weak: the loop owns the stack, so a strong reference here would keep both
             // (and a shared HostEventLoop) alive after the host closed.
             stack.security.post = { [weak loop] job in loop?.submit(job, refuse: { _ in }) }

@@ -76,7 +76,10 @@ public final class Controller: Sendable {
     }
 
     /// Stops the loop and closes the transport; pending commands fail with `.closed`.
-    /// Returns once the transport is closed, so the device can be opened again at once.
+    /// What the bonds' moving parts last changed to (sign counters, the GATT server's
+    /// state for bonded clients) is written to the bond store as the host shuts down, so
+    /// that the storage may be closed as soon as this returns. Returns once the host has shut down and its
+    /// transport is closed: the same adapter can be opened again at once.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.submit({ stack in

@@ -10,6 +10,8 @@ import SwiftATTTransport
 ///     L2CAPChannels     recombination, fixed-channel routing, LE signalling
 ///     AttributeLinks    each link's bearer, GATT client and server, value streams
 ///     SecurityManager   pairing, encryption and bonds, beside the attribute links
+///     BondSync          the bonds' moving parts (GATT state, sign counters) kept in
+///                       the bond store, and the store's state taken up by the server
 ///
 /// Calls go one way: a floor sends down through the one below it, and hands what it
 /// received back up as its return value; only this scheduler passes a delivery from one
@@ -24,6 +26,7 @@ final class HostStack {
     let security: SecurityManager
     /// The scans running on this controller (`Central.scan`), sharing one.
     let scanning: SharedScanning
+    let bondSync: BondSync
 
     /// Restarts the controller after a Hardware Error; installed by `Controller.start()`
     /// (a controller nobody started is left for its user to reset). Called on the loop
@@ -46,14 +49,38 @@ final class HostStack {
         attributes = AttributeLinks(l2cap: l2cap, hci: hci)
         security = SecurityManager(l2cap: l2cap, hci: hci)
         scanning = SharedScanning(hci: hci)
+        bondSync = BondSync(store: security.bonds)
         // A peer that bonds during a connection keeps its GATT configuration from then on.
         security.bonded = { [unowned attributes] handle, identity in attributes.setBond(identity, on: handle) }
         attributes.signedWriteCheck = { [unowned security] handle, command in security.verifySignedWrite(command, on: handle) }
+        bondSync.failed = { [unowned security] peers, error in
+            for peer in peers.sorted(by: { $0.value < $1.value }) {
+                let handle = security.handle(ofIdentity: peer) ?? SecurityEvent.noConnection
+                security.listeners.yield(SecurityEvent(handle: handle, peer: peer, change: .bondStateNotSaved(error)))
+            }
+        }
     }
 
     var transport: any HCITransport { hci.transport }
     var isRunning: Bool { hci.isRunning }
     var stopReason: ControllerError? { hci.stopReason }
+
+    // MARK: Bonds and the GATT server
+
+    /// The bonds this host keeps from now on: the Security Manager looks peers up in
+    /// them, and the GATT server keeps state only for clients bonded there, taking up
+    /// what the store kept for them.
+    func useBonds(_ store: BondStore) {
+        security.bonds = store
+        bondSync.adopt(store, server: attributes.gattServer)
+    }
+
+    /// Serves `server` (a peripheral's database) from now on, with what the bond store
+    /// kept for bonded clients.
+    func install(_ server: GATTServer, updates: UpdateGate? = nil) {
+        bondSync.load(into: server)
+        attributes.install(server, updates: updates)
+    }
 
     // MARK: A turn of the loop
 
@@ -65,8 +92,13 @@ final class HostStack {
         case let (command?, attribute?): earliest = min(command, attribute)
         case let (command, attribute): earliest = command ?? attribute
         }
-        guard let pairing = security.nextDeadline else { return earliest }
-        return earliest.map { min($0, pairing) } ?? pairing
+        let others: ContinuousClock.Instant?
+        switch (security.nextDeadline, bondSync.nextDeadline) {
+        case let (pairing?, bonds?): others = min(pairing, bonds)
+        case let (pairing, bonds): others = pairing ?? bonds
+        }
+        guard let others else { return earliest }
+        return earliest.map { min($0, others) } ?? others
     }
 
     /// Reads what the transport has and takes it up the floors; values received for
@@ -129,6 +161,11 @@ final class HostStack {
     /// waited for that room follow, and a peripheral waiting for room hears whether it
     /// has some.
     func endTurn() {
+        // What the turn changed in bonded clients' state (and sign counters) reaches the
+        // bond store, and its file when `BondSync`'s interval allows.
+        if hci.isRunning, bondSync.hasWork(server: attributes.gattServer) {
+            bondSync.turn(server: attributes.gattServer, now: .now)
+        }
         // Values applied this turn give their slots back even when they went to nobody
         // (no subscriber, so nothing to send).
         guard hci.isRunning, hci.hasQueuedACL || attributes.updatesApplied > 0 else { return }
@@ -143,6 +180,9 @@ final class HostStack {
     /// Ends the host: every link's calls and listeners fail naming why, then every
     /// pending command and event stream, then the transport closes.
     func shutdown(_ reason: ControllerError) {
+        // What bonded clients' state and the sign counters last changed to is written
+        // while the listeners can still hear of a failure.
+        bondSync.finish(server: attributes.gattServer)
         hci.fail(reason)
         let stopped = hci.stopReason ?? reason
         attributes.shutdown(.controllerStopped(stopped))

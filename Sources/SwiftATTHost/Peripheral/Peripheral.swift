@@ -51,8 +51,11 @@ public final class Peripheral: Sendable {
     /// `readvertising` says whether advertising resumes by itself after connections.
     /// On `eventLoop` the host shares that thread (`HostEventLoop`); by default it gets
     /// one of its own. With `storage`, the host advertises under the identity it keeps
-    /// for this adapter and keeps its bonds there (`Controller.start(storage:)`);
-    /// without, under a fresh static random address with bonds in memory.
+    /// for this adapter and keeps its bonds there (`Controller.start(storage:)`), with
+    /// what the GATT server keeps for each bonded central: the server starts with the
+    /// subscriptions, change-awareness and Service Changed owed an earlier run left
+    /// (reconciled with `database` when it changed since). Without, under a fresh static
+    /// random address with bonds in memory.
     public static func start(
         transport: TransportSpecification, database: GATTDatabase,
         configuration: GATTServer.Configuration = .init(), capturePath: String? = nil,
@@ -69,7 +72,7 @@ public final class Peripheral: Sendable {
         }
         let peripheral = Peripheral(controller: controller, database: database, info: info, readvertising: readvertising)
         let updates = peripheral.updates
-        await controller.perform { stack in stack.attributes.install(GATTServer(database: database, configuration: configuration), updates: updates) }
+        await controller.perform { stack in stack.install(GATTServer(database: database, configuration: configuration), updates: updates) }
         peripheral.watchConnections()
         return peripheral
     }
@@ -160,10 +163,11 @@ public final class Peripheral: Sendable {
     /// Serves a changed database from now on (a firmware that added a service, a file
     /// edited while serving). Connected centrals that subscribed to Service Changed are
     /// indicated `changedRange` at once; a bonded central that is away is indicated when
-    /// it reconnects (Core 5.4 Vol 3 Part G §7.1); every central is change-unaware until
-    /// it rediscovers or reads the Database Hash. Subscriptions the new database keeps
-    /// (same UUID at the same handle) go on; the others end with a `.databaseChanged`
-    /// subscription change.
+    /// it reconnects (Core 5.4 Vol 3 Part G §7.1), in this run or, with a bond storage,
+    /// a later one; the range stays owed until the central confirms it. Every central is
+    /// change-unaware until it rediscovers or reads the Database Hash. Subscriptions the
+    /// new database keeps (same UUID at the same handle) go on; the others end with a
+    /// `.databaseChanged` subscription change.
     public func replaceDatabase(_ database: GATTDatabase, changedRange: ClosedRange<UInt16> = 0x0001...0xFFFF) async {
         served.withLock { $0 = database }
         await controller.perform { stack in stack.attributes.replaceDatabase(database, changedRange: changedRange) }

@@ -5,7 +5,8 @@ import SwiftATTSecurity
 /// What happened to a link's security, for `Controller.securityEvents()`: which link,
 /// which peer, and the change.
 public struct SecurityEvent: Sendable, Hashable {
-    /// The connection handle.
+    /// The connection handle; `noConnection` for a peer that is not connected (a
+    /// `.bondStateNotSaved` written while it was away).
     public var handle: UInt16
     /// The peer's address on this link (the bond's identity address once pairing has
     /// told it, for `.paired`).
@@ -26,7 +27,17 @@ public struct SecurityEvent: Sendable, Hashable {
         /// peer until it stops, but its storage failed to keep it: the next run will not
         /// know the peer.
         case bondNotSaved(SecurityStorageError)
+        /// What changed in the bond as the host ran — its sign counters, what the GATT
+        /// server keeps for the peer (subscriptions, change-awareness) — could not be
+        /// written. It holds in memory, and the write is tried again with the next
+        /// change and when the host stops; a run after a stop without that write would
+        /// start from the state written before.
+        case bondStateNotSaved(SecurityStorageError)
     }
+
+    /// The `handle` of an event about a peer that is not connected: connection handles
+    /// go up to 0x0EFF (Core 5.4 Vol 4 Part E §5.4.2).
+    public static let noConnection: UInt16 = 0xFFFF
 
     public init(handle: UInt16, peer: BluetoothAddress, change: Change) {
         self.handle = handle

@@ -32,6 +32,8 @@ import SwiftATTSecurity
 /// - A bond reaches its storage on the loop as the pairing completes: it is written
 ///   before anything it protects crosses the link, and a bond is made a few times in a
 ///   device's life. A storage that fails is reported (`.bondNotSaved`), not retried.
+/// - Sign counters move with every signed write; they are staged in the store and
+///   written on `BondSync`'s schedule, not once per command.
 ///
 /// Loop-confined; nothing here is touched from another thread.
 final class SecurityManager {
@@ -318,7 +320,7 @@ final class SecurityManager {
         let counter = command.signCounter
         if let last = bond.peerSignCounter, counter <= last { return nil }
         bond.peerSignCounter = counter
-        keep(bond, on: link)
+        bonds.stage(bond)
         return bond.authenticated
     }
 
@@ -330,18 +332,13 @@ final class SecurityManager {
               let key = bond.localSignatureKey, bond.localSignCounter < .max else { return nil }
         let counter = bond.localSignCounter
         bond.localSignCounter += 1
-        keep(bond, on: link)
+        bonds.stage(bond)
         return (key, counter)
     }
 
-    /// Saves a bond whose counters moved; a storage that fails is reported (the counters
-    /// hold in memory until the host stops).
-    private func keep(_ bond: Bond, on link: LinkSecurity) {
-        do {
-            try bonds.save(bond)
-        } catch {
-            listeners.yield(SecurityEvent(handle: link.handle, peer: link.name, change: .bondNotSaved(error)))
-        }
+    /// The link to the peer whose identity address is `identity`, if it is connected.
+    func handle(ofIdentity identity: BluetoothAddress) -> UInt16? {
+        links.values.first { $0.identity == identity }?.handle
     }
 
     // MARK: Deadlines
