@@ -28,7 +28,7 @@ public enum LESignalingResponder {
         case LESignalingPacket.commandReject, LESignalingPacket.connectionParameterUpdateResponse:
             return Outcome()
         case LESignalingPacket.connectionParameterUpdateRequest where isCentral:
-            guard let request = ConnectionParameterUpdateRequest(data: packet.data) else {
+            guard let request = try? ConnectionParameterUpdateRequest(parsing: packet.data) else {
                 return Outcome(reply: reject(packet.identifier))
             }
             let accepted = request.isAcceptable

@@ -32,7 +32,7 @@ public func fuzzLESignaling(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     }
     if let accepted = outcome.acceptedParameters {
         require(isCentral && accepted.isAcceptable, "accepted parameters a central would refuse")
-        require(ConnectionParameterUpdateRequest(data: accepted.data[...]) == accepted, "parameters re-encode differently")
+        require((try? ConnectionParameterUpdateRequest(parsing: accepted.encoded()[...])) == accepted, "parameters re-encode differently")
     }
     return 0
 }

@@ -1,0 +1,64 @@
+import SwiftATTCore
+
+/// L2CAP_CREDIT_BASED_RECONFIGURE_REQ: announces a new MTU and MPS for one to five of
+/// the sender's Enhanced Credit Based channels, named by the receiver's ends of them.
+/// Core 5.4 Vol 3 Part A §4.27.
+///
+/// The MTU may only grow; the MPS may shrink on one channel at a time. Those rules need
+/// the channels' current values and belong to the channel state machine; `validate()`
+/// checks the ranges alone.
+public struct CreditBasedReconfigureRequest: Sendable, Hashable {
+    public static let code = LESignalingCode.creditBasedReconfigureRequest
+    /// How many channels one request may reconfigure.
+    public static let destinationCIDCounts: ClosedRange<Int> = 1...5
+
+    public var mtu: UInt16
+    public var mps: UInt16
+    /// The receiver's ends of the channels (what it sent as Destination CIDs).
+    public var destinationCIDs: [UInt16]
+
+    public init(mtu: UInt16, mps: UInt16, destinationCIDs: [UInt16]) {
+        self.mtu = mtu
+        self.mps = mps
+        self.destinationCIDs = destinationCIDs
+    }
+
+    /// Where the fields sit in the command's data.
+    enum Field {
+        static var mtu: Range<Int> { 0..<2 }
+        static var mps: Range<Int> { 2..<4 }
+        static var destinationCIDs: PartialRangeFrom<Int> { 4... }
+    }
+
+    /// Octets before the CID list.
+    static var fixedLength: Int { Field.destinationCIDs.lowerBound }
+
+    /// Decodes the command's data: MTU, MPS and one to five Destination CIDs.
+    public init(parsing data: ArraySlice<UInt8>) throws(LESignalingDecodingError) {
+        let count = try Self.code.requireCIDList(data, fixed: Self.fixedLength, counts: Self.destinationCIDCounts)
+        mtu = data.littleEndianUInt16(at: Field.mtu)
+        mps = data.littleEndianUInt16(at: Field.mps)
+        destinationCIDs = data.cids(at: Field.destinationCIDs.lowerBound, count: count)
+    }
+
+    /// Checks §4.27's ranges: MTU ≥ 64, MPS 64–65533, each Destination CID in the LE
+    /// dynamic range. `creditBasedReconfigureResult` on the error is the answer.
+    public func validate() throws(CreditBasedParameterError) {
+        let mode = CreditBasedFlowControlMode.enhancedCreditBased
+        try CreditBasedParameterError.check(mtu, in: mode.mtuRange, .mtu, of: Self.code)
+        try CreditBasedParameterError.check(mps, in: mode.mpsRange, .mps, of: Self.code)
+        for cid in destinationCIDs {
+            try CreditBasedParameterError.check(cid, in: L2CAPChannelIdentifier.leDynamicRange, .destinationCID, of: Self.code)
+        }
+    }
+}
+
+extension CreditBasedReconfigureRequest: ByteEncodable {
+    public var encodedLength: Int { Self.fixedLength + 2 * destinationCIDs.count }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.write(mtu)
+        writer.write(mps)
+        for cid in destinationCIDs { writer.write(cid) }
+    }
+}

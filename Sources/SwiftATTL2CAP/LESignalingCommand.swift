@@ -1,0 +1,173 @@
+import SwiftATTCore
+
+/// Any command the LE signaling channel carries, decoded: one case per code of
+/// `LESignalingCode`. Core 5.4 Vol 3 Part A §4.
+///
+/// Decoding is in two steps, so that whoever answers always has the identifier: the
+/// frame parses as an `LESignalingPacket` (code, identifier, length), and the packet's
+/// data as the command its code names. An unknown code, a length the command cannot
+/// have, or a reserved reason or result throws `LESignalingDecodingError`; every other
+/// value decodes, and each command's `validate()` is the policy step. A decoded command
+/// encodes back to the octets it came from.
+public enum LESignalingCommand: Sendable, Hashable {
+    case commandReject(CommandReject)
+    case disconnectionRequest(DisconnectionRequest)
+    case disconnectionResponse(DisconnectionResponse)
+    case connectionParameterUpdateRequest(ConnectionParameterUpdateRequest)
+    case connectionParameterUpdateResponse(ConnectionParameterUpdateResponse)
+    case leCreditBasedConnectionRequest(LECreditBasedConnectionRequest)
+    case leCreditBasedConnectionResponse(LECreditBasedConnectionResponse)
+    case flowControlCreditIndication(FlowControlCreditIndication)
+    case creditBasedConnectionRequest(CreditBasedConnectionRequest)
+    case creditBasedConnectionResponse(CreditBasedConnectionResponse)
+    case creditBasedReconfigureRequest(CreditBasedReconfigureRequest)
+    case creditBasedReconfigureResponse(CreditBasedReconfigureResponse)
+
+    /// Decodes the data of a command with code `code`.
+    public init(code: UInt8, data: ArraySlice<UInt8>) throws(LESignalingDecodingError) {
+        guard let known = LESignalingCode(rawValue: code) else { throw .unknownCode(code) }
+        switch known {
+        case .commandReject: self = .commandReject(try CommandReject(parsing: data))
+        case .disconnectionRequest: self = .disconnectionRequest(try DisconnectionRequest(parsing: data))
+        case .disconnectionResponse: self = .disconnectionResponse(try DisconnectionResponse(parsing: data))
+        case .connectionParameterUpdateRequest:
+            self = .connectionParameterUpdateRequest(try ConnectionParameterUpdateRequest(parsing: data))
+        case .connectionParameterUpdateResponse:
+            self = .connectionParameterUpdateResponse(try ConnectionParameterUpdateResponse(parsing: data))
+        case .leCreditBasedConnectionRequest:
+            self = .leCreditBasedConnectionRequest(try LECreditBasedConnectionRequest(parsing: data))
+        case .leCreditBasedConnectionResponse:
+            self = .leCreditBasedConnectionResponse(try LECreditBasedConnectionResponse(parsing: data))
+        case .flowControlCreditIndication:
+            self = .flowControlCreditIndication(try FlowControlCreditIndication(parsing: data))
+        case .creditBasedConnectionRequest:
+            self = .creditBasedConnectionRequest(try CreditBasedConnectionRequest(parsing: data))
+        case .creditBasedConnectionResponse:
+            self = .creditBasedConnectionResponse(try CreditBasedConnectionResponse(parsing: data))
+        case .creditBasedReconfigureRequest:
+            self = .creditBasedReconfigureRequest(try CreditBasedReconfigureRequest(parsing: data))
+        case .creditBasedReconfigureResponse:
+            self = .creditBasedReconfigureResponse(try CreditBasedReconfigureResponse(parsing: data))
+        }
+    }
+
+    /// Decodes a parsed packet's command.
+    public init(_ packet: LESignalingPacket) throws(LESignalingDecodingError) {
+        try self.init(code: packet.code, data: packet.data)
+    }
+
+    public var code: LESignalingCode {
+        switch self {
+        case .commandReject: return .commandReject
+        case .disconnectionRequest: return .disconnectionRequest
+        case .disconnectionResponse: return .disconnectionResponse
+        case .connectionParameterUpdateRequest: return .connectionParameterUpdateRequest
+        case .connectionParameterUpdateResponse: return .connectionParameterUpdateResponse
+        case .leCreditBasedConnectionRequest: return .leCreditBasedConnectionRequest
+        case .leCreditBasedConnectionResponse: return .leCreditBasedConnectionResponse
+        case .flowControlCreditIndication: return .flowControlCreditIndication
+        case .creditBasedConnectionRequest: return .creditBasedConnectionRequest
+        case .creditBasedConnectionResponse: return .creditBasedConnectionResponse
+        case .creditBasedReconfigureRequest: return .creditBasedReconfigureRequest
+        case .creditBasedReconfigureResponse: return .creditBasedReconfigureResponse
+        }
+    }
+
+    /// The whole signaling frame: this command with `identifier`, ready for CID 0x0005.
+    public func packet(identifier: UInt8) -> LESignalingFrame {
+        LESignalingFrame(identifier: identifier, command: self)
+    }
+}
+
+/// A decoded command with its identifier, as one signaling frame encodes it: code,
+/// identifier, length, data (Part A §4). Written straight into the caller's buffer
+/// (`ByteEncodable`), so a reply goes into ACL packets without an array of its own.
+public struct LESignalingFrame: Sendable, Hashable, ByteEncodable {
+    /// Matches a response to its request; 0x00 is never used.
+    public var identifier: UInt8
+    public var command: LESignalingCommand
+
+    public init(identifier: UInt8, command: LESignalingCommand) {
+        self.identifier = identifier
+        self.command = command
+    }
+
+    /// Parses a whole frame: the packet, then its command.
+    public init(parsing bytes: ArraySlice<UInt8>) throws(LESignalingFrameError) {
+        let packet: LESignalingPacket
+        do {
+            packet = try LESignalingPacket(parsing: bytes)
+        } catch {
+            throw .packet(error)
+        }
+        do {
+            command = try LESignalingCommand(packet)
+        } catch {
+            throw .command(identifier: packet.identifier, error)
+        }
+        identifier = packet.identifier
+    }
+
+    public var encodedLength: Int { LESignalingPacket.headerLength + command.dataLength }
+
+    public func encode(into writer: inout ByteWriter) {
+        let length = command.dataLength
+        writer.write(command.code.rawValue)
+        writer.write(identifier)
+        writer.write(UInt16(truncatingIfNeeded: length))
+        command.encodeData(into: &writer)
+    }
+}
+
+/// Why octets are not an LE signaling frame: the header, or the command in it.
+public enum LESignalingFrameError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Too short for the header, or a length field that disagrees: no identifier to answer.
+    case packet(LESignalingPacket.DecodingError)
+    /// The header parsed; the command did not. `identifier` is what an answer carries.
+    case command(identifier: UInt8, LESignalingDecodingError)
+
+    public var description: String {
+        switch self {
+        case let .packet(error): return error.description
+        case let .command(identifier, error): return "\(error) (identifier \(LESignalingCode.hex(identifier)))"
+        }
+    }
+}
+
+extension LESignalingCommand {
+    /// Octets of the data field.
+    public var dataLength: Int {
+        switch self {
+        case let .commandReject(c): return c.encodedLength
+        case let .disconnectionRequest(c): return c.encodedLength
+        case let .disconnectionResponse(c): return c.encodedLength
+        case let .connectionParameterUpdateRequest(c): return c.encodedLength
+        case let .connectionParameterUpdateResponse(c): return c.encodedLength
+        case let .leCreditBasedConnectionRequest(c): return c.encodedLength
+        case let .leCreditBasedConnectionResponse(c): return c.encodedLength
+        case let .flowControlCreditIndication(c): return c.encodedLength
+        case let .creditBasedConnectionRequest(c): return c.encodedLength
+        case let .creditBasedConnectionResponse(c): return c.encodedLength
+        case let .creditBasedReconfigureRequest(c): return c.encodedLength
+        case let .creditBasedReconfigureResponse(c): return c.encodedLength
+        }
+    }
+
+    /// Writes the data field (no header).
+    public func encodeData(into writer: inout ByteWriter) {
+        switch self {
+        case let .commandReject(c): c.encode(into: &writer)
+        case let .disconnectionRequest(c): c.encode(into: &writer)
+        case let .disconnectionResponse(c): c.encode(into: &writer)
+        case let .connectionParameterUpdateRequest(c): c.encode(into: &writer)
+        case let .connectionParameterUpdateResponse(c): c.encode(into: &writer)
+        case let .leCreditBasedConnectionRequest(c): c.encode(into: &writer)
+        case let .leCreditBasedConnectionResponse(c): c.encode(into: &writer)
+        case let .flowControlCreditIndication(c): c.encode(into: &writer)
+        case let .creditBasedConnectionRequest(c): c.encode(into: &writer)
+        case let .creditBasedConnectionResponse(c): c.encode(into: &writer)
+        case let .creditBasedReconfigureRequest(c): c.encode(into: &writer)
+        case let .creditBasedReconfigureResponse(c): c.encode(into: &writer)
+        }
+    }
+}
