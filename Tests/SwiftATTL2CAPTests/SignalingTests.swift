@@ -25,10 +25,14 @@ import Testing
         #expect(LESignalingResponder.handle(request[...], isCentral: false).reply == [0x01, 0x03, 0x02, 0x00, 0x00, 0x00])
     }
 
-    /// An LE credit-based connection request (0x14) is not supported: Command Reject.
-    @Test func unknownCommandsAreRejected() {
-        let request: [UInt8] = [0x14, 0x21, 0x0A, 0x00, 0x80, 0x00, 0x40, 0x00, 0x17, 0x00, 0x17, 0x00, 0x0A, 0x00]
-        #expect(LESignalingResponder.handle(request[...], isCentral: true).reply == [0x01, 0x21, 0x02, 0x00, 0x00, 0x00])
+    /// A code that is not an LE command (BR/EDR's Information Request, 0x0A; a code no
+    /// spec defines): Command Reject, not understood, with the request's identifier.
+    @Test(arguments: [UInt8(0x00), 0x02, 0x0A, 0x11, 0x1B, 0xFF])
+    func unknownCommandsAreRejected(_ code: UInt8) {
+        let request: [UInt8] = [code, 0x21, 0x02, 0x00, 0x01, 0x00]
+        let outcome = LESignalingResponder.handle(request[...], isCentral: true)
+        #expect(outcome.reply == [0x01, 0x21, 0x02, 0x00, 0x00, 0x00])
+        #expect(outcome.malformed == .unknownCode(code))
     }
 
     @Test func responsesAndRejectsNeedNoAnswer() {
