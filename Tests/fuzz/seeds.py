@@ -173,6 +173,17 @@ def build(out):
         bytes.fromhex("13010200" "0000"),                       # Connection Parameter Update Response
         bytes.fromhex("01030200" "0000"),                       # Command Reject
         bytes.fromhex("14040a00" "2500" "4000" "1700" "1700" "0a00"),  # LE Credit Based Connection Request
+        bytes.fromhex("15060a00" "4100" "0002" "fb00" "0800" "0000"),  # LE Credit Based Connection Response
+        bytes.fromhex("01020400" "0100" "1700"),                # Command Reject: signaling MTU exceeded
+        bytes.fromhex("01030600" "0200" "4000" "4100"),         # Command Reject: invalid CID in request
+        bytes.fromhex("06040400" "4100" "4000"),                # Disconnection Request
+        bytes.fromhex("07040400" "4100" "4000"),                # Disconnection Response
+        bytes.fromhex("16080400" "4000" "0500"),                # Flow Control Credit Indication
+        bytes.fromhex("17091200" "2700" "0502" "f700" "0300" "4000" "4100" "4200" "4300" "4400"),  # Credit Based Connection Request
+        bytes.fromhex("18091200" "4000" "4000" "0100" "0400" "5000" "5100" "0000" "0000" "0000"),  # Credit Based Connection Response
+        bytes.fromhex("180c0800" "0000" "0000" "0000" "0c00"),  # Credit Based Connection Response, no CIDs
+        bytes.fromhex("190a0800" "0004" "0002" "5000" "5100"),  # Credit Based Reconfigure Request
+        bytes.fromhex("1a0a0200" "0300"),                       # Credit Based Reconfigure Response
         bytes.fromhex("0101071000" "00" "0d"),                  # SMP Pairing Request (to the SMP responder)
     ]:
         add("le-signaling", b"\x01" + frame)
