@@ -79,61 +79,6 @@ public enum LESignalingCommand: Sendable, Hashable {
     }
 }
 
-/// A decoded command with its identifier, as one signaling frame encodes it: code,
-/// identifier, length, data (Part A §4). Written straight into the caller's buffer
-/// (`ByteEncodable`), so a reply goes into ACL packets without an array of its own.
-public struct LESignalingFrame: Sendable, Hashable, ByteEncodable {
-    /// Matches a response to its request; 0x00 is never used.
-    public var identifier: UInt8
-    public var command: LESignalingCommand
-
-    public init(identifier: UInt8, command: LESignalingCommand) {
-        self.identifier = identifier
-        self.command = command
-    }
-
-    /// Parses a whole frame: the packet, then its command.
-    public init(parsing bytes: ArraySlice<UInt8>) throws(LESignalingFrameError) {
-        let packet: LESignalingPacket
-        do {
-            packet = try LESignalingPacket(parsing: bytes)
-        } catch {
-            throw .packet(error)
-        }
-        do {
-            command = try LESignalingCommand(packet)
-        } catch {
-            throw .command(identifier: packet.identifier, error)
-        }
-        identifier = packet.identifier
-    }
-
-    public var encodedLength: Int { LESignalingPacket.headerLength + command.dataLength }
-
-    public func encode(into writer: inout ByteWriter) {
-        let length = command.dataLength
-        writer.write(command.code.rawValue)
-        writer.write(identifier)
-        writer.write(UInt16(truncatingIfNeeded: length))
-        command.encodeData(into: &writer)
-    }
-}
-
-/// Why octets are not an LE signaling frame: the header, or the command in it.
-public enum LESignalingFrameError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Too short for the header, or a length field that disagrees: no identifier to answer.
-    case packet(LESignalingPacket.DecodingError)
-    /// The header parsed; the command did not. `identifier` is what an answer carries.
-    case command(identifier: UInt8, LESignalingDecodingError)
-
-    public var description: String {
-        switch self {
-        case let .packet(error): return error.description
-        case let .command(identifier, error): return "\(error) (identifier \(LESignalingCode.hex(identifier)))"
-        }
-    }
-}
-
 extension LESignalingCommand {
     /// Octets of the data field.
     public var dataLength: Int {

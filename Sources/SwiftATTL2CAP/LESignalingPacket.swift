@@ -2,7 +2,12 @@ import SwiftATTCore
 
 /// One command on the LE signaling channel (CID 0x0005): code, identifier, length, data.
 /// Core 5.4 Vol 3 Part A §4.
+///
+/// The first step of decoding: the header checked, the data left as a view for
+/// `LESignalingCommand` to decode. Kept separate so that a command whose data is
+/// malformed still yields the identifier its answer must carry.
 public struct LESignalingPacket: Sendable, Hashable, ByteEncodable {
+    // The codes of `LESignalingCode`, as octets.
     public static let commandReject: UInt8 = 0x01
     public static let connectionParameterUpdateRequest: UInt8 = 0x12
     public static let connectionParameterUpdateResponse: UInt8 = 0x13
