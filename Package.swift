@@ -115,7 +115,8 @@ let package = Package(
         .target(name: "BenchmarkTables", path: "Benchmarks/BenchmarkTables"),
         .executableTarget(
             name: "ATTBenchmarks",
-            dependencies: ["SwiftATTCore", "SwiftATTPDU", "BenchmarkSupport", "BenchmarkTables", "BenchSupport", "TestSupport", "HeapProbe"],
+            dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTL2CAP", "BenchmarkSupport", "BenchmarkTables", "BenchSupport",
+                           "TestSupport", "HeapProbe"],
             path: "Benchmarks/ATTBenchmarks"
         ),
         // Two swift-att hosts over the loopback link, Bumble's hosts, and Bumble's controllers;

@@ -113,3 +113,10 @@ if let bumbleNote {
     print("by Benchmarks/bumble_att_benchmark.py; Bumble÷dec = how many times faster swift-att decodes (target ≥ 100×):")
     print("slowest decode ratio \(format(bumbleDecodeRatios.min() ?? 0, decimals: 0))×, slowest encode ratio \(format(bumbleEncodeRatios.min() ?? 0, decimals: 0))×")
 }
+
+print()
+print("Credit-based channel (CreditBasedChannel), per SDU: segment = send + every K-frame written into one reused")
+print("buffer; reassemble = every K-frame's payload received + the SDU consumed + its credits granted; ÷copy = the")
+print("SDU copied into a fresh [UInt8] in the same run")
+print()
+print(KFrameBench.run(iterations: iterations / 8, batches: batches))

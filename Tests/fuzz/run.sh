@@ -4,7 +4,7 @@
 #   Tests/fuzz/run.sh [--runs N] [--seconds S] [--jobs J] [--onone] [--build-only] [target…]
 #
 # Targets (default: all): att hci-event hci-acl h4 advertising btsnoop l2cap
-# le-signaling gatt-server gatt-client smp. Each runs for N executions or S seconds,
+# le-signaling l2cap-coc gatt-server gatt-client smp. Each runs for N executions or S seconds,
 # whichever comes first (default: 100000 executions), starting from its corpus
 # (.build-fuzz/corpus/<target>, kept between runs), seeds cut from Fixtures/ by
 # seeds.py, and the regression inputs in
@@ -55,12 +55,14 @@ done
 declare -A harness=(
     [att]=ATTPDUFuzz [hci-event]=HCIEventFuzz [hci-acl]=ACLDataPacketFuzz [h4]=H4DeframerFuzz
     [advertising]=AdvertisingDataFuzz [btsnoop]=BTSnoopFuzz [l2cap]=L2CAPRecombinerFuzz
-    [le-signaling]=LESignalingFuzz [gatt-server]=GATTServerFuzz [gatt-client]=GATTClientFuzz [smp]=SMPFuzz
+    [le-signaling]=LESignalingFuzz [l2cap-coc]=CreditBasedChannelFuzz
+    [gatt-server]=GATTServerFuzz [gatt-client]=GATTClientFuzz [smp]=SMPFuzz
 )
 declare -A modules=(
     [att]="SwiftATTCore SwiftATTPDU" [hci-event]="SwiftATTCore SwiftATTHCI" [hci-acl]="SwiftATTCore SwiftATTHCI"
     [h4]="SwiftATTCore SwiftATTHCI" [advertising]="SwiftATTCore SwiftATTAdvertising" [btsnoop]="SwiftATTCore SwiftATTHCI"
     [l2cap]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP" [le-signaling]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP"
+    [l2cap-coc]="SwiftATTCore SwiftATTHCI SwiftATTL2CAP"
     [gatt-server]="SwiftATTCore SwiftATTPDU SwiftATTCrypto SwiftATTGATT"
     [gatt-client]="SwiftATTCore SwiftATTPDU SwiftATTCrypto SwiftATTGATT"
     [smp]="SwiftATTCore SwiftATTSMP SwiftATTCrypto SwiftATTSecurity"
@@ -68,9 +70,9 @@ declare -A modules=(
 # Inputs longer than this are cut; streams (captures, request sequences) get more room.
 declare -A max_len=(
     [att]=600 [hci-event]=300 [hci-acl]=600 [h4]=4096 [advertising]=300 [btsnoop]=8192
-    [l2cap]=4096 [le-signaling]=300 [gatt-server]=4096 [gatt-client]=4096 [smp]=2048
+    [l2cap]=4096 [le-signaling]=300 [l2cap-coc]=4096 [gatt-server]=4096 [gatt-client]=4096 [smp]=2048
 )
-all_targets=(att hci-event hci-acl h4 advertising btsnoop l2cap le-signaling gatt-server gatt-client smp)
+all_targets=(att hci-event hci-acl h4 advertising btsnoop l2cap le-signaling l2cap-coc gatt-server gatt-client smp)
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 [[ -n "$runs$seconds" ]] || runs=100000
 for t in "${targets[@]}"; do

@@ -252,6 +252,16 @@ def build(out):
         add("smp", b"\x02" + configuration() + b"\x00" + record(request) + b"\x00" + record(vector))
         add("smp", b"\x00" + configuration() + b"\x02\x00" + record(response) + b"\x00" + record(vector))
 
+    # l2cap-coc: MTU/MPS choice, window choice, the peer's credits, the peer's MTU/MPS;
+    # then steps (CreditBasedChannelFuzz.swift). A 30-octet SDU in two K-frames, the
+    # peer's SDUs through a small window with reads and grants, sends drained.
+    golden = bytes([0x1E, 0x00]) + bytes(range(21))
+    add("l2cap-coc", b"\x0a\x03\x0a\x00\x0a" + b"\x00" + record(golden) + b"\x00" + record(bytes(range(21, 30)))
+        + b"\x02\x05")
+    peer_sdus = b"".join(b"\x06" + record(bytes([i]) * (i * 7)) + b"\x02\x05" for i in range(12))
+    add("l2cap-coc", b"\x2c\x01\x04\x00\x1b" + peer_sdus)
+    add("l2cap-coc", b"\x12\x0b\x02\x00\x02" + b"\x03" + record(bytes(90)) + b"\xfc\x01\x05\x00\xfc\x05\x07")
+
     for target, datas in seeds.items():
         directory = os.path.join(out, target)
         os.makedirs(directory, exist_ok=True)
