@@ -164,13 +164,29 @@ public final class BondFile: SecurityStorage {
         state.document = document
     }
 
+    /// How long a held lock is tried again before the file counts as in use.
+    ///
+    /// A lock released by `close()` can outlive it for a moment: a thread of the same
+    /// process that forks to start a program (as `Process` does) gives the child a copy of
+    /// the lock's descriptor until the child's `exec` closes it, and `flock` is released
+    /// only with the last copy. A second `open` in that window met a lock nobody held any
+    /// more (a test reopening its own file failed under load), so a held lock is tried
+    /// again for this long; a lock another process really holds is refused after it.
+    static let lockGrace: Duration = .milliseconds(250)
+
     /// Opens and locks `lockPath` (0600), or says who holds it.
     private static func lock(_ lockPath: String, for path: String) throws(BondFileError) -> Int32 {
         let fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fd < 0 { throw .system(action: "locking", file: path, call: "open \(lockPath)", .current) }
+        let clock = ContinuousClock()
+        let giveUp = clock.now.advanced(by: lockGrace)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let failure = Errno.current
+            if failure.rawValue == EWOULDBLOCK, clock.now < giveUp {
+                usleep(5_000)
+                continue
+            }
             Glibc.close(fd)
             if failure.rawValue == EWOULDBLOCK { throw .inUse(file: path, lockFile: lockPath) }
             throw .system(action: "locking", file: path, call: "flock", failure)

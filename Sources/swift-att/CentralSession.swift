@@ -38,15 +38,13 @@ enum CentralSession {
         // would turn it into a Write Command (Part G §4.9.2).
         if options.signed { security.encryptsBondedLinks = false }
         security.privateAddressLifetime = options.privacy.lifetime
-        do {
-            try await central.controller.configureSecurity(security, delegate: delegate)
-        } catch {
-            // Only the stored identity can be wrong here: the options were checked.
-            await central.close()
-            bonds.close()
-            throw .input("cannot pair as configured: \(error)")
-        }
         do throws(CommandError) {
+            do {
+                try await central.controller.configureSecurity(security, delegate: delegate)
+            } catch {
+                // Only the stored identity can be wrong here: the options were checked.
+                throw .input("cannot pair as configured: \(error)")
+            }
             if let identity = try options.privacy.identity(of: central.controller, command: "central", bondFile: options.bonds) {
                 Output.progress("privacy: scanning and connecting from resolvable private addresses of identity \(identity.address)"
                                 + " (peers resolved by \(central.controller.addressResolution))")

@@ -181,19 +181,18 @@ final class PeripheralSession {
         let delegate = TerminalPairingDelegate(options: options.pairing, terminal: nil, json: options.json)
         var security = options.pairing.securityConfiguration
         security.privateAddressLifetime = options.privacy.lifetime
-        do {
-            try await peripheral.controller.configureSecurity(security, delegate: delegate)
-        } catch {
-            // Only the stored identity can be wrong here: the options were checked.
-            await peripheral.close()
-            bonds.close()
-            throw .input("cannot pair as configured: \(error)")
-        }
         let identity: LocalIdentity?
         do throws(CommandError) {
+            do {
+                try await peripheral.controller.configureSecurity(security, delegate: delegate)
+            } catch {
+                // Only the stored identity can be wrong here: the options were checked.
+                throw .input("cannot pair as configured: \(error)")
+            }
             identity = try options.privacy.identity(of: peripheral.controller, command: "peripheral", bondFile: options.bonds)
         } catch {
             await peripheral.close()
+            bonds.close()
             throw error
         }
         let securityEvents = peripheral.controller.securityEvents()

@@ -35,11 +35,12 @@ struct PrivacyOptions: Sendable {
     }
 
     /// The identity the private addresses stand for, once the host took it from the
-    /// bond file; an error to act on when the file gives no usable IRK (an all-zero key
-    /// would make addresses anyone can resolve). Nil without `--privacy`.
+    /// bond file; an error to act on when there is none. (An all-zero IRK, which would
+    /// make addresses anyone can resolve, never gets this far: the bond file's parser
+    /// and `configureSecurity` both refuse it.) Nil without `--privacy`.
     func identity(of controller: Controller, command: String, bondFile: String) throws(CommandError) -> LocalIdentity? {
         guard lifetime != nil else { return nil }
-        guard let identity = controller.securityConfiguration.pairing.identity, identity.identityResolvingKey != 0 else {
+        guard let identity = controller.securityConfiguration.pairing.identity else {
             throw .input("\(command): --privacy needs an identity resolving key (IRK), and the bond file \(bondFile) gives none; "
                          + "give --bonds a file swift-att made (it makes one with an IRK on first use)")
         }

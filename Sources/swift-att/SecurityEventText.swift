@@ -12,7 +12,7 @@ enum SecurityEventText {
         let peer = event.peer.description
         switch event.change {
         case let .levelChanged(level):
-            return "link to \(peer) \(describe(level))"
+            return "link to \(peer) \(level)"
         case let .paired(result, bond):
             return "paired with \(peer): \(describe(result))\(bond == nil ? ", not bonded" : ", bonded")"
         case let .pairingFailed(failure):
@@ -63,8 +63,6 @@ enum SecurityEventText {
         return "\(kind), \(result.method.description)\(protection), \(result.keySize)-octet key"
     }
 
-    /// "encrypted (unauthenticated, 16-octet key)", or "not encrypted".
-    static func describe(_ level: GATTSecurityLevel) -> String { level.description }
 }
 
 extension SecurityEvent.Change {

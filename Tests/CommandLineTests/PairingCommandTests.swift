@@ -133,16 +133,31 @@ import TestSupport
         #expect(paired["identity"] as? String == Self.bumbleAddress)
     }
 
+    /// The encrypted characteristic of Fixtures/gatt/sensor.json (its value: "hidden").
+    static let sensorSecret = "A7C10004-5E4B-4C7A-9F2E-3D6B1A0C0001"
+
+    /// `swift-att peripheral` serving Fixtures/gatt/sensor.json on controller 0, and the
+    /// address it advertises from.
+    static func sensorPeripheral(on bench: BumbleBench) async throws -> (RunningSwiftATT, String) {
+        let database = FixtureFiles.url("gatt/sensor.json").path
+        let peripheral = try RunningSwiftATT(["--database", database, "--json", "--transport", bench.transports[0]])
+        do {
+            let address = try #require(try await peripheral.json("advertising")["address"] as? String)
+            return (peripheral, address)
+        } catch {
+            peripheral.stop()
+            throw error
+        }
+    }
+
     /// Two swift-att processes over Bumble's controllers: the JSON database's
     /// "encrypted" value is refused, the central pairs by itself, reads it; both report it.
     @Test func aSwiftATTCentralPairsWithASwiftATTPeripheralToReadItsSecret() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let database = FixtureFiles.url("gatt/sensor.json").path
-        let peripheral = try RunningSwiftATT(["--database", database, "--json", "--transport", bench.transports[0]])
+        let (peripheral, address) = try await Self.sensorPeripheral(on: bench)
         defer { peripheral.stop() }
-        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
-        let secret = "A7C10004-5E4B-4C7A-9F2E-3D6B1A0C0001"
+        let secret = Self.sensorSecret
         let read = try await SwiftATTProcess.run(["central", "read", address, secret, "--json", "--transport", bench.transports[1]])
         #expect(read.status == 0, "\(read.stderr)")
         #expect(Self.event("read", in: read)?["text"] as? String == "hidden", "\(read.stdout)")
@@ -157,11 +172,9 @@ import TestSupport
     @Test func securityLevelAskedUpFront() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let database = FixtureFiles.url("gatt/sensor.json").path
-        let peripheral = try RunningSwiftATT(["--database", database, "--json", "--transport", bench.transports[0]])
+        let (peripheral, address) = try await Self.sensorPeripheral(on: bench)
         defer { peripheral.stop() }
-        let address = try #require(try await peripheral.json("advertising")["address"] as? String)
-        let secret = "A7C10004-5E4B-4C7A-9F2E-3D6B1A0C0001"
+        let secret = Self.sensorSecret
         let read = try await SwiftATTProcess.run(["central", "read", address, secret, "--security", "medium", "--json",
                                                   "--transport", bench.transports[1]])
         #expect(read.status == 0, "\(read.stderr)")

@@ -268,6 +268,23 @@ struct BondFileTests {
 
     // MARK: The lock
 
+    /// A lock let go within the grace period is taken, not refused: what a `close()`
+    /// looks like while another thread's child process still holds a copy of the lock.
+    @Test func aLockReleasedAMomentLaterIsTaken() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("bonds.json")
+        let holder = Glibc.open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(holder >= 0)
+        try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        let release = Thread {
+            usleep(50_000)
+            Glibc.close(holder)
+        }
+        release.start()
+        let file = try BondFile.open(atPath: path)
+        file.close()
+    }
+
     @Test func aSecondOpenerIsTurnedAwayUntilTheFirstCloses() throws {
         let scratch = try Scratch()
         let path = scratch.path("bonds.json")

@@ -219,6 +219,23 @@ import TestSupport
 
     static let plain = SecurityConfiguration(encryptsBondedLinks: false)
 
+    /// Pairs `central` with the running peripheral, connects again on a plain link and
+    /// sends two Signed Write Commands (01, then 02; SignCounters 0 and 1), a read after
+    /// them so that both have arrived.
+    static func pairThenSignTwice(_ central: Central, with run: PeripheralRun,
+                                  over link: LoopbackLink) async throws -> (Peer, GATTClient.Characteristic) {
+        let bonding = try await connect(central)
+        try await bonding.pair()
+        try await run.security.wait(for: "the peripheral's pairing") { if case .paired = $0.change { return true }; return false }
+        try await bonding.disconnect()
+        try await eventually("the link gone") { link.connectionCount == 0 }
+        let (peer, characteristic) = try await plainLink(central)
+        try await peer.write([0x01], to: characteristic, type: .signedWithoutResponse)
+        try await peer.write([0x02], to: characteristic, type: .signedWithoutResponse)
+        _ = try await peer.read(handle: 0x0001)
+        return (peer, characteristic)
+    }
+
     @Test func aSignedWriteReplayedAfterThePeripheralsRestartIsRefused() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -228,16 +245,7 @@ import TestSupport
         let central = try await Self.central(on: link.addController(), configuration: Self.plain)
 
         var run = try await PeripheralRun.start(on: peripheralController, path: path)
-        var peer = try await Self.connect(central)
-        try await peer.pair()
-        try await run.security.wait(for: "the peripheral's pairing") { if case .paired = $0.change { return true }; return false }
-        try await peer.disconnect()
-        try await eventually("the link gone") { link.connectionCount == 0 }
-        var (signing, characteristic) = try await Self.plainLink(central)
-        peer = signing
-        try await peer.write([0x01], to: characteristic, type: .signedWithoutResponse)
-        try await peer.write([0x02], to: characteristic, type: .signedWithoutResponse)
-        _ = try await peer.read(handle: 0x0001)
+        var (peer, characteristic) = try await Self.pairThenSignTwice(central, with: run, over: link)
         #expect(run.writes.values == [[0x01], [0x02]])
         await run.stop()
         try await eventually("the link gone") { link.connectionCount == 0 }
@@ -276,16 +284,7 @@ import TestSupport
 
         var centralFile = try BondFile.open(atPath: centralPath)
         var central = try await Self.central(on: centralController, storage: centralFile, configuration: Self.plain)
-        var peer = try await Self.connect(central)
-        try await peer.pair()
-        try await run.security.wait(for: "the peripheral's pairing") { if case .paired = $0.change { return true }; return false }
-        try await peer.disconnect()
-        try await eventually("the link gone") { link.connectionCount == 0 }
-        var (signing, characteristic) = try await Self.plainLink(central)
-        peer = signing
-        try await peer.write([0x01], to: characteristic, type: .signedWithoutResponse)
-        try await peer.write([0x02], to: characteristic, type: .signedWithoutResponse)
-        _ = try await peer.read(handle: 0x0001)
+        var (peer, characteristic) = try await Self.pairThenSignTwice(central, with: run, over: link)
         await central.close()
         centralFile.close()
         try await eventually("the link gone") { link.connectionCount == 0 }

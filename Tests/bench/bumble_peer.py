@@ -350,10 +350,14 @@ async def central(device, args):
     async def reconnect():
         # Connects to --target again and encrypts with the key stored at pairing.
         nonlocal connection
+        if args.watch_values:
+            # Watched from the moment the link exists: a server may push a value (a
+            # Service Changed owed to a bonded client) in the same read as the
+            # connection's completion, before `connect` returns to this coroutine, and
+            # Bumble's client would confirm it unseen.
+            device.once('connection', watch_values)
         connection = await device.connect(target, timeout=15)
         watch_security(connection)
-        if args.watch_values:
-            watch_values(connection)
         connection.on('disconnection', lambda reason: emit(event='disconnected', reason=reason))
         emit(event='connected', peer=args.target)
         try:

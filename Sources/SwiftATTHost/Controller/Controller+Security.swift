@@ -19,16 +19,16 @@ extension Controller {
         let outcome = securitySettings.withLock { settings -> Result<(SecurityConfiguration, BondStore), PairingConfigurationError> in
             var proposed = settings
             proposed.configuration = configuration
+            if let bonds { proposed.bonds = bonds }
+            proposed.delegate = delegate
             let effective = proposed.effectiveConfiguration
             do throws(PairingConfigurationError) {
                 try effective.pairing.validate()
             } catch {
                 return .failure(error)
             }
-            settings.configuration = configuration
-            if let bonds { settings.bonds = bonds }
-            settings.delegate = delegate
-            return .success((settings.effectiveConfiguration, settings.bonds))
+            settings = proposed
+            return .success((effective, proposed.bonds))
         }
         let (effective, store) = try outcome.get()
         await perform { stack in
