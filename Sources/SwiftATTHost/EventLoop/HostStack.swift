@@ -7,7 +7,8 @@ import SwiftATTTransport
 /// them through each turn of the loop.
 ///
 ///     HCIConversation   commands and their credits, ACL credits, events, connections
-///     L2CAPChannels     recombination, fixed-channel routing, LE signalling
+///     L2CAPChannels     recombination, fixed-channel routing, LE signalling, and
+///                       credit-based channels (CreditBasedChannels)
 ///     AttributeLinks    each link's bearer, GATT client and server, value streams
 ///     SecurityManager   pairing, encryption and bonds, beside the attribute links
 ///     BondSync          the bonds' moving parts (GATT state, sign counters) kept in
@@ -92,11 +93,12 @@ final class HostStack {
         case let (command?, attribute?): earliest = min(command, attribute)
         case let (command, attribute): earliest = command ?? attribute
         }
-        let others: ContinuousClock.Instant?
+        var others: ContinuousClock.Instant?
         switch (security.nextDeadline, bondSync.nextDeadline) {
         case let (pairing?, bonds?): others = min(pairing, bonds)
         case let (pairing, bonds): others = pairing ?? bonds
         }
+        if let channels = l2cap.creditBased.nextDeadline { others = others.map { min($0, channels) } ?? channels }
         guard let others else { return earliest }
         return earliest.map { min($0, others) } ?? others
     }
@@ -104,7 +106,10 @@ final class HostStack {
     /// Reads what the transport has and takes it up the floors; values received for
     /// notification streams reach their consumers once the whole batch is in.
     func readTransport() {
-        defer { attributes.flushNotifications() }
+        defer {
+            attributes.flushNotifications()
+            l2cap.creditBased.flushStaged()
+        }
         receivedAt = .now
         do throws(TransportError) {
             try hci.transport.receive { packet in deliver(packet) }
@@ -131,13 +136,14 @@ final class HostStack {
             security.connected(connection)
             attributes.attach(connection, bond: security.bondedIdentity(of: connection.handle))
         case let .disconnected(handle, reason):
-            l2cap.disconnected(handle)
+            l2cap.disconnected(handle, reason: reason)
             security.disconnected(handle)
             attributes.detach(handle, reason: reason)
             // A full link that went away no longer holds back `updateValue`.
             attributes.signalRoomIfWaiting()
         case .buffersFreed:
             attributes.drainWaitingCommands()
+            l2cap.creditBased.drain()
             attributes.signalRoomIfWaiting()
         case let .hardwareError(code):
             hardwareError(code)
@@ -146,6 +152,7 @@ final class HostStack {
         case let .encryptionChanged(handle, status, enabled):
             if let level = security.encryptionChanged(handle, status: status, enabled: enabled, now: receivedAt) {
                 attributes.setSecurity(level, on: handle)
+                l2cap.creditBased.setSecurity(level, on: handle)
             }
         }
     }
@@ -155,6 +162,7 @@ final class HostStack {
         hci.expire(now: now)
         attributes.expire(now: now)
         security.expire(now: now)
+        l2cap.creditBased.expire(now: now)
     }
 
     /// The end of the turn: ACL queued during it goes out together, Write Commands that
@@ -187,6 +195,7 @@ final class HostStack {
         let stopped = hci.stopReason ?? reason
         attributes.shutdown(.controllerStopped(stopped))
         security.shutdown(stopped)
+        l2cap.creditBased.shutdown(stopped)
         recoveryListeners.finishAll()
         recovery = nil
         hci.shutdown(stopped)

@@ -18,11 +18,17 @@ import SwiftATTL2CAP
 final class L2CAPChannels {
     /// How many drop reasons `droppedFrames` keeps.
     static let dropLogLimit = 64
+    /// The longest frame payload reassembled: an ATT_MTU of 517 fits, and so does a
+    /// credit-based channel's MPS up to this.
+    static let largestFramePayload: UInt16 = 2048
 
     private let hci: HCIConversation
-    @exclusivity(unchecked) private var recombiner = L2CAPRecombiner()
+    @exclusivity(unchecked) private var recombiner = L2CAPRecombiner(maximumPayloadLength: Int(largestFramePayload))
     /// Reasons inbound ACL was dropped, most recent last (bounded), for diagnostics.
     private(set) var droppedFrames: [L2CAPRecombiner.DropReason] = []
+
+    /// The credit-based channels on this controller's links.
+    private(set) lazy var creditBased = CreditBasedChannels(hci: hci, l2cap: self)
 
     init(hci: HCIConversation) {
         self.hci = hci
@@ -67,14 +73,22 @@ final class L2CAPChannels {
         switch frame.channel {
         case L2CAPChannelIdentifier.leSignaling:
             signal(frame)
+        case L2CAPChannelIdentifier.leDynamicRange:
+            creditBased.receive(frame.payload, channel: frame.channel, on: frame.connectionHandle)
         default:
             break
         }
     }
 
-    /// LE signalling (Part A §4): rejects what this host does not do, and as central
-    /// applies a peripheral's acceptable connection parameters (LE Connection Update).
+    /// LE signalling (Part A §4): credit-based channels' commands go to `creditBased`;
+    /// the rest is answered here — what this host does not do is rejected, and as
+    /// central a peripheral's acceptable connection parameters are applied (LE
+    /// Connection Update).
     private func signal(_ frame: L2CAPFrame) {
+        if let packet = try? LESignalingPacket(parsing: frame.payload), let command = try? LESignalingCommand(packet),
+           creditBased.handle(command, identifier: packet.identifier, on: frame.connectionHandle) {
+            return
+        }
         let isCentral = hci.connections[frame.connectionHandle]?.role == .central
         let outcome = LESignalingResponder.handle(frame.payload, isCentral: isCentral)
         if let reply = outcome.reply {
@@ -108,14 +122,16 @@ final class L2CAPChannels {
 
     // MARK: Connections
 
-    /// The connection is gone: its partial frames go with it.
-    func disconnected(_ handle: UInt16) {
+    /// The connection is gone: its partial frames and its channels go with it.
+    func disconnected(_ handle: UInt16, reason: HCIStatus?) {
         recombiner.reset(handle: handle)
+        creditBased.disconnected(handle, reason: reason)
     }
 
-    /// The controller was reset: every connection's partial frames go.
+    /// The controller was reset: every connection's partial frames and channels go.
     func controllerReset() {
         recombiner = L2CAPRecombiner(maximumPayloadLength: recombiner.maximumPayloadLength)
+        for handle in Array(creditBased.links.keys) { creditBased.disconnected(handle, reason: nil) }
     }
 
     /// What the inbound path holds and has thrown away.

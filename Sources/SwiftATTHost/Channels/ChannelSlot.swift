@@ -1,0 +1,72 @@
+import SwiftATTL2CAP
+
+/// One open credit-based channel on the loop: the pure machine, the reader's inbox, and
+/// the callers waiting on it (writers for room, `flush` and `close` for their end).
+///
+/// Loop-confined, owned by `CreditBasedChannels`. It holds no reference to the public
+/// `L2CAPChannel`, whose release is what closes a channel nobody uses.
+final class ChannelSlot {
+    /// A `send` waiting for room in the send queue.
+    struct PendingWrite {
+        var id: Int
+        var sdu: [UInt8]
+        var completion: (L2CAPChannelError?) -> Void
+    }
+
+    let serial: Int
+    let handle: UInt16
+    let psm: SPSM
+    let mode: CreditBasedFlowControlMode
+    var machine: CreditBasedChannel
+    let inbox: SDUInbox
+    /// SDUs completed during this read of the transport, handed to the inbox at its end.
+    var staged: [[UInt8]] = []
+    var writers: [PendingWrite] = []
+    var flushWaiters: [() -> Void] = []
+    var closeWaiters: [() -> Void] = []
+    /// `close()` was asked: the channel disconnects once its queue has drained, or at
+    /// `closeDeadline`, whichever comes first.
+    var closeRequested = false
+    var closeDeadline: ContinuousClock.Instant?
+    /// The Disconnection Request went; the CID stays taken until the answer (or its
+    /// timeout).
+    var disconnecting = false
+
+    init(serial: Int, handle: UInt16, psm: SPSM, mode: CreditBasedFlowControlMode, machine: CreditBasedChannel,
+         inbox: SDUInbox) {
+        self.serial = serial
+        self.handle = handle
+        self.psm = psm
+        self.mode = mode
+        self.machine = machine
+        self.inbox = inbox
+    }
+
+    var localCID: UInt16 { machine.configuration.localCID }
+    var peerCID: UInt16 { machine.configuration.peerCID }
+
+    /// Nothing waits to leave in K-frames.
+    var sendQueueEmpty: Bool { machine.queuedSDUs == 0 && writers.isEmpty }
+
+    /// The channel ended: the reader gets `error` after what it has not read (nil: a
+    /// clean end), writers and flushes are answered.
+    func end(_ error: L2CAPChannelError?, writers failure: L2CAPChannelError) {
+        inbox.finish(throwing: error, reason: machine.closeReason ?? .linkLost)
+        let waiting = writers
+        writers = []
+        for writer in waiting { writer.completion(failure) }
+        let flushes = flushWaiters
+        flushWaiters = []
+        for flush in flushes { flush() }
+    }
+
+    /// The CID is free again: `close()` callers return.
+    func released() {
+        let waiters = closeWaiters
+        closeWaiters = []
+        for waiter in waiters { waiter() }
+        let flushes = flushWaiters
+        flushWaiters = []
+        for flush in flushes { flush() }
+    }
+}

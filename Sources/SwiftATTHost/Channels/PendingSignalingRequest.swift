@@ -1,0 +1,32 @@
+import SwiftATTL2CAP
+
+/// A signaling request this host sent and waits to hear answered, by its identifier.
+enum PendingSignalingRequest {
+    /// An LE Credit Based Connection Request (one CID) or a Credit Based Connection
+    /// Request (one to five).
+    struct Open {
+        var mode: CreditBasedFlowControlMode
+        var psm: SPSM
+        var parameters: L2CAPChannelParameters
+        var localCIDs: [UInt16]
+        var controller: Controller
+        var deadline: ContinuousClock.Instant
+        var completion: (Result<[L2CAPChannel], L2CAPChannelError>) -> Void
+    }
+
+    case open(Open)
+    /// A Disconnection Request for the channel at `localCID` (that channel: `serial`).
+    case disconnect(localCID: UInt16, serial: Int, deadline: ContinuousClock.Instant)
+
+    var deadline: ContinuousClock.Instant {
+        switch self {
+        case let .open(open): return open.deadline
+        case let .disconnect(_, _, deadline): return deadline
+        }
+    }
+
+    /// The link went down before the answer.
+    func fail(_ error: L2CAPChannelError) {
+        if case let .open(open) = self { open.completion(.failure(error)) }
+    }
+}
