@@ -50,7 +50,9 @@ public struct CreditBasedChannel: Sendable {
         var frames: Int
     }
 
-    public let configuration: CreditBasedChannelConfiguration
+    /// What the channel was opened with; an Enhanced channel's sizes change with a
+    /// reconfiguration (`peerReconfigured`, `receiveSizes`).
+    public private(set) var configuration: CreditBasedChannelConfiguration
     public private(set) var state: State = .open
     /// Credits the peer granted that this host has not spent: K-frames it may send now.
     public internal(set) var sendCredits: Int
@@ -96,6 +98,24 @@ public struct CreditBasedChannel: Sendable {
         case .open: return nil
         case let .closing(reason), let .closed(reason): return reason
         }
+    }
+
+    /// The peer announced larger sizes it receives (a Credit Based Reconfigure Request
+    /// it sent, Part A §4.27): SDUs up to `mtu` may be sent from now on, in K-frames up
+    /// to `mps`. The signaling layer has checked that the MTU did not shrink; the MPS
+    /// may (on one channel at a time), and K-frames handed out from now on follow it.
+    public mutating func peerReconfigured(mtu: UInt16, mps: UInt16) {
+        configuration.peerMTU = mtu
+        configuration.peerMPS = mps
+    }
+
+    /// The sizes this host receives from now on (its own reconfiguration): frames are
+    /// judged by them from the next one on. While its request is unanswered the host
+    /// keeps the larger of the old and new sizes, since the peer may still send by the
+    /// old ones.
+    public mutating func receiveSizes(mtu: UInt16, mps: UInt16) {
+        configuration.mtu = mtu
+        configuration.mps = mps
     }
 
     /// The next thing to do on the signaling channel, or nil. Ask after every event: a

@@ -1,8 +1,9 @@
 import SwiftATTCore
 
 /// L2CAP_CREDIT_BASED_RECONFIGURE_REQ: announces a new MTU and MPS for one to five of
-/// the sender's Enhanced Credit Based channels, named by the receiver's ends of them.
-/// Core 5.4 Vol 3 Part A §4.27.
+/// the sender's Enhanced Credit Based channels, named by the sender's own ends of them
+/// (the CIDs it gave as Source CIDs, which the receiver sends to). Core 5.4 Vol 3 Part A
+/// §4.27; BlueZ and Zephyr look the channels up by their destination CID alike.
 ///
 /// The MTU may only grow; the MPS may shrink on one channel at a time. Those rules need
 /// the channels' current values and belong to the channel state machine; `validate()`
@@ -14,7 +15,7 @@ public struct CreditBasedReconfigureRequest: Sendable, Hashable {
 
     public var mtu: UInt16
     public var mps: UInt16
-    /// The receiver's ends of the channels (what it sent as Destination CIDs).
+    /// The sender's ends of the channels: the receiver's destination CIDs for them.
     public var destinationCIDs: [UInt16]
 
     public init(mtu: UInt16, mps: UInt16, destinationCIDs: [UInt16]) {

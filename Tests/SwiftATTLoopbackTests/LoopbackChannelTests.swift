@@ -227,4 +227,26 @@ import TestSupport
         }
         await setup.pair.stop()
     }
+
+    @Test func anEnhancedChannelGrowsItsMTUAndThePeerSendsLargerSDUs() async throws {
+        let setup = try await Setup.start()
+        let (central, peripheral) = try await setup.open(.enhancedCreditBased, parameters: .init(mtu: 100, mps: 64))
+        await #expect(throws: L2CAPChannelError.sduTooLong(length: 500, peerMTU: 100)) {
+            try await peripheral.send(Self.pattern(500, seed: 1))
+        }
+        try await central.reconfigure(mtu: 600, mps: 200)
+        #expect(central.mtu == 600 && central.mps == 200)
+        try await eventually("the peripheral hears the new sizes") { peripheral.peerMTU == 600 && peripheral.peerMPS == 200 }
+        try await peripheral.send(Self.pattern(500, seed: 1))
+        #expect(try await Self.read(1, from: central) == [Self.pattern(500, seed: 1)])
+        // The MTU only grows; an LE Credit Based channel has no reconfiguration.
+        await #expect(throws: L2CAPChannelError.invalidParameters("the MTU may only grow (from 600 to 599 asked)")) {
+            try await central.reconfigure(mtu: 599, mps: 200)
+        }
+        let le = try await setup.peer.openChannel(psm: Self.psm)
+        await #expect(throws: L2CAPChannelError.invalidParameters("only an Enhanced Credit Based channel can be reconfigured")) {
+            try await le.reconfigure(mtu: 3000, mps: 200)
+        }
+        await setup.pair.stop()
+    }
 }

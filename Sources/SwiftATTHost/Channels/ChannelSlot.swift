@@ -19,6 +19,10 @@ final class ChannelSlot {
     let mode: CreditBasedFlowControlMode
     var machine: CreditBasedChannel
     let inbox: SDUInbox
+    /// The sizes the public channel reports, kept in step with the machine's.
+    let sizes: ChannelSizes
+    /// Sizes this host asked the peer to take (its reconfiguration), until answered.
+    var reconfiguring: (mtu: UInt16, mps: UInt16)?
     /// SDUs completed during this read of the transport, handed to the inbox at its end.
     var staged: [[UInt8]] = []
     var writers: [PendingWrite] = []
@@ -33,13 +37,14 @@ final class ChannelSlot {
     var disconnecting = false
 
     init(serial: Int, handle: UInt16, psm: SPSM, mode: CreditBasedFlowControlMode, machine: CreditBasedChannel,
-         inbox: SDUInbox) {
+         inbox: SDUInbox, sizes: ChannelSizes) {
         self.serial = serial
         self.handle = handle
         self.psm = psm
         self.mode = mode
         self.machine = machine
         self.inbox = inbox
+        self.sizes = sizes
     }
 
     var localCID: UInt16 { machine.configuration.localCID }

@@ -37,9 +37,21 @@ extension CreditBasedChannels {
             case let .disconnect(cid, serial, _):
                 // The peer no longer has the channel: it is gone either way.
                 if let slot = links[handle]?.channels[cid], slot.serial == serial { remove(slot) }
+            case let .reconfigure(channels, mtu, mps, _, completion):
+                reconfigured(channels, mtu: mtu, mps: mps, failure: .rejected(reject.reason))
+                completion(.rejected(reject.reason))
             }
-        case .creditBasedReconfigureRequest, .creditBasedReconfigureResponse, .connectionParameterUpdateRequest,
-             .connectionParameterUpdateResponse:
+        case let .creditBasedReconfigureRequest(request):
+            let result = peerReconfigures(request, on: handle)
+            signal(.creditBasedReconfigureResponse(CreditBasedReconfigureResponse(result: result)), identifier: identifier, on: handle)
+        case let .creditBasedReconfigureResponse(response):
+            guard case let .reconfigure(channels, mtu, mps, _, completion)? = links[handle]?.pending[identifier] else { break }
+            links[handle]?.pending[identifier] = nil
+            timedCount -= 1
+            let failure: L2CAPChannelError? = response.result == .success ? nil : .reconfigurationRefused(response.result)
+            reconfigured(channels, mtu: mtu, mps: mps, failure: failure)
+            completion(failure)
+        case .connectionParameterUpdateRequest, .connectionParameterUpdateResponse:
             return false
         }
         return true
@@ -143,7 +155,7 @@ extension CreditBasedChannels {
         guard let machine = try? CreditBasedChannel(configuration) else { return nil }
         let channel = L2CAPChannel(controller: controller, handle: handle, psm: psm, mode: mode, configuration: configuration)
         link.channels[configuration.localCID] = ChannelSlot(serial: channel.serial, handle: handle, psm: psm, mode: mode,
-                                                            machine: machine, inbox: channel.inbox)
+                                                            machine: machine, inbox: channel.inbox, sizes: channel.sizes)
         return channel
     }
 

@@ -365,6 +365,9 @@ final class CreditBasedChannels {
             open.completion(.failure(.timedOut(Self.responseTimeout)))
         case let .disconnect(cid, serial, _):
             if let slot = links[handle]?.channels[cid], slot.serial == serial { remove(slot) }
+        case let .reconfigure(channels, mtu, mps, _, completion):
+            reconfigured(channels, mtu: mtu, mps: mps, failure: .timedOut(Self.responseTimeout))
+            completion(.timedOut(Self.responseTimeout))
         }
     }
 

@@ -25,12 +25,14 @@ public final class L2CAPChannel: Sendable, CustomStringConvertible {
     public let localCID: UInt16
     /// The peer's end: the CID this host's K-frames go to.
     public let peerCID: UInt16
-    /// The largest SDU and K-frame payload this host receives.
-    public let mtu: Int
-    public let mps: Int
-    /// The largest SDU and K-frame payload the peer receives.
-    public let peerMTU: Int
-    public let peerMPS: Int
+    /// The largest SDU and K-frame payload this host receives (an Enhanced channel's
+    /// grow with `reconfigure`).
+    public var mtu: Int { sizes.mtu.load(ordering: .relaxed) }
+    public var mps: Int { sizes.mps.load(ordering: .relaxed) }
+    /// The largest SDU and K-frame payload the peer receives (an Enhanced channel's
+    /// change when the peer reconfigures it).
+    public var peerMTU: Int { sizes.peerMTU.load(ordering: .relaxed) }
+    public var peerMPS: Int { sizes.peerMPS.load(ordering: .relaxed) }
     /// The credits each side granted when the channel opened.
     public let initialCredits: Int
     public let peerInitialCredits: Int
@@ -38,6 +40,7 @@ public final class L2CAPChannel: Sendable, CustomStringConvertible {
     /// Tells this channel from a later one that reuses its CID on the same link.
     let serial: Int
     let inbox = SDUInbox()
+    let sizes: ChannelSizes
     private let closeAsked = Atomic<Bool>(false)
 
     static let serials = Atomic<Int>(0)
@@ -51,10 +54,7 @@ public final class L2CAPChannel: Sendable, CustomStringConvertible {
         self.mode = mode
         localCID = configuration.localCID
         peerCID = configuration.peerCID
-        mtu = Int(configuration.mtu)
-        mps = Int(configuration.mps)
-        peerMTU = Int(configuration.peerMTU)
-        peerMPS = Int(configuration.peerMPS)
+        sizes = ChannelSizes(configuration)
         initialCredits = Int(configuration.creditPolicy.window)
         peerInitialCredits = Int(configuration.peerInitialCredits)
         serial = Self.serials.add(1, ordering: .relaxed).newValue
@@ -85,8 +85,9 @@ public final class L2CAPChannel: Sendable, CustomStringConvertible {
     /// MTU, `.closed` / `.disconnected` once the channel has ended, `.cancelled` when the
     /// calling task is cancelled while waiting (the SDU is then not sent).
     public func send(_ sdu: [UInt8]) async throws(L2CAPChannelError) {
+        let peerMTU = self.peerMTU
         guard sdu.count <= peerMTU else { throw .sduTooLong(length: sdu.count, peerMTU: peerMTU) }
-        if let reason = inbox.closeReason { throw Self.endError(reason) }
+        if let reason = inbox.closeReason { throw .closed(reason) }
         let id = Self.writeIDs.add(1, ordering: .relaxed).newValue
         let gate = CancellationGate()
         let loop = controller.loop
@@ -132,18 +133,56 @@ public final class L2CAPChannel: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Announces larger sizes this host receives on an Enhanced Credit Based channel
+    /// (a Credit Based Reconfigure Request, Core 5.4 Vol 3 Part A §4.27): the MTU may
+    /// only grow; the MPS may also shrink. Returns once the peer accepted; throws
+    /// `.reconfigurationRefused` with its answer otherwise, and the sizes stay.
+    public func reconfigure(mtu: UInt16, mps: UInt16) async throws(L2CAPChannelError) {
+        guard mode == .enhancedCreditBased else { throw .invalidParameters("only an Enhanced Credit Based channel can be reconfigured") }
+        guard Int(mtu) >= self.mtu else { throw .invalidParameters("the MTU may only grow (from \(self.mtu) to \(mtu) asked)") }
+        let range = CreditBasedFlowControlMode.enhancedCreditBased.mpsRange
+        guard range.contains(mps), mps <= L2CAPChannels.largestFramePayload else {
+            throw .invalidParameters("MPS \(mps) is outside \(range.lowerBound)–\(L2CAPChannels.largestFramePayload)")
+        }
+        let key = self.key
+        let result: L2CAPChannelError? = await withCheckedContinuation { continuation in
+            controller.loop.submit({ stack in
+                stack.l2cap.creditBased.reconfigure(key, mtu: mtu, mps: mps) { continuation.resume(returning: $0) }
+            }, refuse: { continuation.resume(returning: .controllerStopped($0)) })
+        }
+        if let result { throw result }
+    }
+
     /// Why the channel ended; nil while it is open.
     public var closeReason: CreditBasedChannelCloseReason? { inbox.closeReason }
-
-    /// What a call on a channel that ended throws: the link's loss as `.disconnected`.
-    static func endError(_ reason: CreditBasedChannelCloseReason) -> L2CAPChannelError {
-        .closed(reason)
-    }
 
     /// The reader took `count` SDUs: their credits may go back.
     func consumed(_ count: Int) {
         let key = self.key
         controller.loop.submit({ stack in stack.l2cap.creditBased.consumed(count, on: key) }, refuse: { _ in })
+    }
+}
+
+/// A channel's sizes, which the loop changes when either side reconfigures it and any
+/// thread reads.
+final class ChannelSizes: Sendable {
+    let mtu: Atomic<Int>
+    let mps: Atomic<Int>
+    let peerMTU: Atomic<Int>
+    let peerMPS: Atomic<Int>
+
+    init(_ configuration: CreditBasedChannelConfiguration) {
+        mtu = Atomic(Int(configuration.mtu))
+        mps = Atomic(Int(configuration.mps))
+        peerMTU = Atomic(Int(configuration.peerMTU))
+        peerMPS = Atomic(Int(configuration.peerMPS))
+    }
+
+    func update(_ configuration: CreditBasedChannelConfiguration) {
+        mtu.store(Int(configuration.mtu), ordering: .relaxed)
+        mps.store(Int(configuration.mps), ordering: .relaxed)
+        peerMTU.store(Int(configuration.peerMTU), ordering: .relaxed)
+        peerMPS.store(Int(configuration.peerMPS), ordering: .relaxed)
     }
 }
 

@@ -11,6 +11,8 @@ public enum L2CAPChannelError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The peer answered the request with Command Reject: it does not do credit-based
     /// channels (or not this kind).
     case rejected(CommandRejectReason)
+    /// The peer refused a Credit Based Reconfigure Request with this result.
+    case reconfigurationRefused(CreditBasedReconfigureResult)
     /// The peer did not answer the signaling request in time.
     case timedOut(Duration)
     /// The parameters asked for cannot be sent, or the peer's answer carried values a
@@ -37,6 +39,7 @@ public enum L2CAPChannelError: Error, Sendable, Hashable, CustomStringConvertibl
         case let .refused(result): return "the peer refused the channel: \(result)"
         case let .refusedEnhanced(result): return "the peer refused the channels: \(result)"
         case let .rejected(reason): return "the peer rejected the request: \(reason)"
+        case let .reconfigurationRefused(result): return "the peer refused the new sizes: \(result)"
         case let .timedOut(timeout): return "the peer did not answer within \(timeout)"
         case let .invalidParameters(text): return "invalid channel parameters: \(text)"
         case let .invalidResponse(text): return "the peer's answer is invalid: \(text)"

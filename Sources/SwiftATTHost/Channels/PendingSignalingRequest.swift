@@ -15,6 +15,9 @@ enum PendingSignalingRequest {
     }
 
     case open(Open)
+    /// A Credit Based Reconfigure Request for these channels of this host.
+    case reconfigure(channels: [ChannelKey], mtu: UInt16, mps: UInt16, deadline: ContinuousClock.Instant,
+                     completion: (L2CAPChannelError?) -> Void)
     /// A Disconnection Request for the channel at `localCID` (that channel: `serial`).
     case disconnect(localCID: UInt16, serial: Int, deadline: ContinuousClock.Instant)
 
@@ -22,11 +25,16 @@ enum PendingSignalingRequest {
         switch self {
         case let .open(open): return open.deadline
         case let .disconnect(_, _, deadline): return deadline
+        case let .reconfigure(_, _, _, deadline, _): return deadline
         }
     }
 
     /// The link went down before the answer.
     func fail(_ error: L2CAPChannelError) {
-        if case let .open(open) = self { open.completion(.failure(error)) }
+        switch self {
+        case let .open(open): open.completion(.failure(error))
+        case let .reconfigure(_, _, _, _, completion): completion(error)
+        case .disconnect: break
+        }
     }
 }
