@@ -169,6 +169,12 @@ import TestSupport
         let sdus = try await Self.read(20, from: peripheral)
         try await writer.value
         #expect(sdus == (0..<20).map { Self.pattern(10, seed: $0) })
+        let sent = try #require(await central.statistics)
+        #expect(sent.sentSDUs == 20 && sent.sentOctets == 200 && sent.sentFrames == 20)
+        #expect(sent.creditStalls >= 1, "the seventh write waited")
+        #expect(sent.creditsReceived >= 16, "the reader's credits came back")
+        let received = try #require(await peripheral.statistics)
+        #expect(received.receivedSDUs == 20 && received.receivedFrames == 20 && received.creditsGranted >= 16)
         await setup.pair.stop()
     }
 

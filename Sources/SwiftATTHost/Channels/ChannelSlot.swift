@@ -21,6 +21,7 @@ final class ChannelSlot {
     let inbox: SDUInbox
     /// The sizes the public channel reports, kept in step with the machine's.
     let sizes: ChannelSizes
+    var statistics = L2CAPChannelStatistics()
     /// Sizes this host asked the peer to take (its reconfiguration), until answered.
     var reconfiguring: (mtu: UInt16, mps: UInt16)?
     /// SDUs completed during this read of the transport, handed to the inbox at its end.
@@ -67,6 +68,7 @@ final class ChannelSlot {
 
     /// The CID is free again: `close()` callers return.
     func released() {
+        inbox.keep(statistics)
         let waiters = closeWaiters
         closeWaiters = []
         for waiter in waiters { waiter() }

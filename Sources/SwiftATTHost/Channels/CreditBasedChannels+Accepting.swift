@@ -185,6 +185,7 @@ extension CreditBasedChannels {
         guard let slot = links[handle]?.channel(peerCID: indication.cid) else { return }
         do throws(CreditBasedChannelError) {
             try slot.machine.peerGaveCredits(indication.credits)
+            slot.statistics.creditsReceived += Int(indication.credits)
         } catch {
             if case let .violation(violation) = error { violated(slot, violation) }
             return

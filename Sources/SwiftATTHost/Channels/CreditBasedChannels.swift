@@ -88,8 +88,11 @@ final class CreditBasedChannels {
     func receive(_ payload: ArraySlice<UInt8>, channel cid: UInt16, on handle: UInt16) {
         guard let slot = links[handle]?.channels[cid] else { return }
         do throws(CreditBasedChannelError) {
+            slot.statistics.receivedFrames += 1
             if let sdu = try slot.machine.receive(payload) {
                 // The payload is the transport's buffer: the reader gets its own copy.
+                slot.statistics.receivedSDUs += 1
+                slot.statistics.receivedOctets += sdu.count
                 slot.staged.append(Array(sdu))
                 if slot.staged.count == 1 { staged.append(slot) }
             }
@@ -141,6 +144,7 @@ final class CreditBasedChannels {
         while let action = slot.machine.nextAction() {
             switch action {
             case let .grantCredits(credits):
+                slot.statistics.creditsGranted += Int(credits)
                 signal(.flowControlCreditIndication(FlowControlCreditIndication(cid: slot.localCID, credits: credits)),
                        on: slot.handle)
             case .disconnect:
@@ -157,11 +161,14 @@ final class CreditBasedChannels {
         if let reason = slot.machine.closeReason { return completion(.closed(reason)) }
         if slot.closeRequested { return completion(.closed(.localClose)) }
         guard slot.writers.isEmpty, slot.machine.hasRoom(forSDUOf: sdu.count) else {
+            slot.statistics.creditStalls += 1
             slot.writers.append(.init(id: id, sdu: sdu, completion: completion))
             return
         }
         do throws(CreditBasedChannelError) {
             try slot.machine.send(sdu[...])
+            slot.statistics.sentSDUs += 1
+            slot.statistics.sentOctets += sdu.count
             completion(nil)
         } catch {
             completion(Self.writeError(error))
@@ -193,12 +200,15 @@ final class CreditBasedChannels {
             progressed = false
             while hci.queuedACLCount(on: slot.handle) < transmitQueueLimit, let frame = slot.machine.nextFrame() {
                 l2cap.send(channel: frame.channel, payload: frame, handle: slot.handle)
+                slot.statistics.sentFrames += 1
                 progressed = true
             }
             while let writer = slot.writers.first, slot.machine.hasRoom(forSDUOf: writer.sdu.count) {
                 slot.writers.removeFirst()
                 do throws(CreditBasedChannelError) {
                     try slot.machine.send(writer.sdu[...])
+                    slot.statistics.sentSDUs += 1
+                    slot.statistics.sentOctets += writer.sdu.count
                     writer.completion(nil)
                 } catch {
                     writer.completion(Self.writeError(error))
@@ -235,6 +245,11 @@ final class CreditBasedChannels {
         let waiters = slot.flushWaiters
         slot.flushWaiters = []
         for waiter in waiters { waiter() }
+    }
+
+    /// What the channel carried; nil once it is gone.
+    func statistics(of key: ChannelKey) -> L2CAPChannelStatistics? {
+        slot(key)?.statistics
     }
 
     // MARK: Closing

@@ -153,6 +153,16 @@ public final class L2CAPChannel: Sendable, CustomStringConvertible {
         if let result { throw result }
     }
 
+    /// What the channel has carried so far (the last figures once it is gone: nil only
+    /// when the host stopped before it could say).
+    public var statistics: L2CAPChannelStatistics? {
+        get async {
+            let key = self.key
+            if let final = inbox.finalStatistics { return final }
+            return await controller.perform(orElse: nil) { stack in stack.l2cap.creditBased.statistics(of: key) }
+        }
+    }
+
     /// Why the channel ended; nil while it is open.
     public var closeReason: CreditBasedChannelCloseReason? { inbox.closeReason }
 

@@ -22,6 +22,8 @@ final class SDUInbox: Sendable {
         /// Why the channel ended, once it has (kept for the channel's callers after
         /// the loop let go of it).
         var closeReason: CreditBasedChannelCloseReason?
+        /// What the channel carried, kept when the loop let go of it.
+        var statistics: L2CAPChannelStatistics?
     }
 
     private let state = Mutex(State())
@@ -56,6 +58,13 @@ final class SDUInbox: Sendable {
         }
         waiter?.resume()
     }
+
+    /// The loop let go of the channel: its last figures stay here.
+    func keep(_ statistics: L2CAPChannelStatistics) {
+        state.withLock { $0.statistics = statistics }
+    }
+
+    var finalStatistics: L2CAPChannelStatistics? { state.withLock { $0.statistics } }
 
     /// Why the channel ended; nil while it is open.
     var closeReason: CreditBasedChannelCloseReason? { state.withLock { $0.closeReason } }
