@@ -59,7 +59,10 @@ extension CreditBasedChannels {
 
     // MARK: Opening toward a listener
 
-    /// What a listener on `psm` says to a link at `security`: nil to go on, or why not.
+    /// What a listener on `psm` says to the link: nil to go on, or why not. An
+    /// unencrypted link with no key for the peer is refused for want of authentication,
+    /// one with a key for want of encryption (Core 5.4 Vol 3 Part C §10.3.1): a
+    /// requester pairs for the first and encrypts for the second.
     private func refusal(psm: SPSM, on handle: UInt16) -> LECreditBasedConnectionResult? {
         guard let listener = listeners[psm] else { return .spsmNotSupported }
         let level: GATTSecurityLevel = links[handle]?.security ?? .none
@@ -68,7 +71,7 @@ extension CreditBasedChannels {
         case .insufficientAuthentication?: return .insufficientAuthentication
         case .encryptionKeySizeTooShort?: return .insufficientEncryptionKeySize
         case .insufficientAuthorization?: return .insufficientAuthorization
-        default: return .insufficientEncryption
+        default: return links[handle]?.keyAvailable == true ? .insufficientEncryption : .insufficientAuthentication
         }
     }
 

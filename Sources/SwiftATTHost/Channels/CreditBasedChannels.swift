@@ -30,6 +30,9 @@ final class CreditBasedChannels {
         var pending: [UInt8: PendingSignalingRequest] = [:]
         var nextIdentifier: UInt8 = 1
         var security = GATTSecurityLevel.none
+        /// A key exists for the peer (a bond, or this link's pairing): an unencrypted
+        /// link is then refused for want of encryption rather than authentication.
+        var keyAvailable = false
 
         /// The next signaling identifier (1–255, never 0) not in use by a request.
         mutating func takeIdentifier() -> UInt8 {
@@ -316,6 +319,12 @@ final class CreditBasedChannels {
     /// The link's security changed (encryption, a new key): listeners judge requests by it.
     func setSecurity(_ level: GATTSecurityLevel, on handle: UInt16) {
         links[handle, default: Link()].security = level
+        if level.isEncrypted { links[handle, default: Link()].keyAvailable = true }
+    }
+
+    /// The peer on the link is bonded (or just bonded).
+    func setKeyAvailable(on handle: UInt16) {
+        links[handle, default: Link()].keyAvailable = true
     }
 
     /// The link went down: every channel on it ends, every request fails.

@@ -52,7 +52,10 @@ final class HostStack {
         scanning = SharedScanning(hci: hci)
         bondSync = BondSync(store: security.bonds)
         // A peer that bonds during a connection keeps its GATT configuration from then on.
-        security.bonded = { [unowned attributes] handle, identity in attributes.setBond(identity, on: handle) }
+        security.bonded = { [unowned attributes, unowned l2cap] handle, identity in
+            attributes.setBond(identity, on: handle)
+            l2cap.creditBased.setKeyAvailable(on: handle)
+        }
         attributes.signedWriteCheck = { [unowned security] handle, command in security.verifySignedWrite(command, on: handle) }
         bondSync.failed = { [unowned security] peers, error in
             for peer in peers.sorted(by: { $0.value < $1.value }) {
@@ -134,7 +137,9 @@ final class HostStack {
             // The security floor first: it knows whether the peer is bonded, whose GATT
             // configuration (subscriptions, change-awareness) the server restores.
             security.connected(connection)
-            attributes.attach(connection, bond: security.bondedIdentity(of: connection.handle))
+            let bond = security.bondedIdentity(of: connection.handle)
+            attributes.attach(connection, bond: bond)
+            if bond != nil { l2cap.creditBased.setKeyAvailable(on: connection.handle) }
         case let .disconnected(handle, reason):
             l2cap.disconnected(handle, reason: reason)
             security.disconnected(handle)
