@@ -18,7 +18,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
     usage: swift-att-host-benchmarks [--quick] [--no-bumble] [--only LENGTH/LINKS]
                                      [--own-loops | --shared-loop | --per-host | --split] [--buffers N]
                                      [--count N] [--runs N] [--ceiling-only] [--pairing-only | --no-pairing]
-                                     [--crypto-only]
+                                     [--crypto-only] [--channels-only | --no-channels]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
@@ -32,6 +32,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
       --pairing-only only the pairing tables (LE Secure Connections, in one process and
                      over Bumble's controllers); --no-pairing leaves them out
       --crypto-only  only the table of SwiftATTCrypto's calls (the last of the pairing tables)
+      --channels-only only the credit-based channel tables (ChannelReport); --no-channels leaves them out
     """)
     exit(0)
 }
@@ -54,6 +55,11 @@ if CommandLine.arguments.contains("--crypto-only") {
 }
 if CommandLine.arguments.contains("--pairing-only") {
     try await pairing.run()
+    exit(0)
+}
+let channelReport = ChannelReport(quick: quick, runs: runs, withBumble: withBumble)
+if CommandLine.arguments.contains("--channels-only") {
+    try await channelReport.run()
     exit(0)
 }
 
@@ -199,6 +205,11 @@ if !withBumble || !BumbleHostFigures.available {
         }
     }
     print(ceiling.render())
+}
+
+if !ceilingOnly && only == nil && !CommandLine.arguments.contains("--no-channels") {
+    print()
+    try await channelReport.run()
 }
 
 // Pairing last: it needs no case of the tables above (`--only`, `--ceiling-only` leave it out).
