@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "SwiftATT",
             dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTHCI", "SwiftATTAdvertising", "SwiftATTTransport",
-                           "SwiftATTGATT", "SwiftATTSMP", "SwiftATTSecurity", "SwiftATTHost"]
+                           "SwiftATTL2CAP", "SwiftATTGATT", "SwiftATTSMP", "SwiftATTSecurity", "SwiftATTHost"]
         ),
         // The seeds' profiles (heart rate, transfer, HC-08, light shield): databases,
         // advertising and value codecs. The standard library only.

@@ -44,6 +44,8 @@ let package = Package(
                           dependencies: [.product(name: "SwiftATT", package: "swift-att"),
                                          .product(name: "SwiftATTLoopback", package: "swift-att")],
                           path: "ReadmeExamples/ReadmeLoopback"),
+        .executableTarget(name: "ReadmeChannels", dependencies: [.product(name: "SwiftATT", package: "swift-att")],
+                          path: "ReadmeExamples/ReadmeChannels"),
         .executableTarget(name: "ReadmeBondFile",
                           dependencies: [.product(name: "SwiftATT", package: "swift-att"),
                                          .product(name: "SwiftATTBondFile", package: "swift-att")],

@@ -10,6 +10,7 @@
 @_exported import SwiftATTHCI
 @_exported import SwiftATTAdvertising
 @_exported import SwiftATTTransport
+@_exported import SwiftATTL2CAP
 @_exported import SwiftATTGATT
 @_exported import SwiftATTSMP
 @_exported import SwiftATTSecurity

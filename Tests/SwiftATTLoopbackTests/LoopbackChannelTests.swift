@@ -255,4 +255,24 @@ import TestSupport
         }
         await setup.pair.stop()
     }
+
+    /// The peripheral opens toward a listener on the central: either role listens,
+    /// either opens.
+    @Test func thePeripheralOpensToTheCentralsListener() async throws {
+        let pair = try await Pair.start()
+        let events = try await pair.peripheralEvents()
+        let listener = try await pair.central.controller.listen(on: Self.psm)
+        _ = try await pair.connect()
+        let handle = try await first("the connection", in: events) { event -> UInt16? in
+            if case let .connected(handle, _) = event { return handle }
+            return nil
+        }
+        let opened = try await pair.peripheral.controller.openChannel(on: handle, psm: Self.psm, mode: .enhancedCreditBased)
+        let accepted = try await first("the accepted channel", in: listener) { $0 }
+        try await opened.send([1, 2, 3])
+        #expect(try await Self.read(1, from: accepted) == [[1, 2, 3]])
+        try await accepted.send([4])
+        #expect(try await Self.read(1, from: opened) == [[4]])
+        await pair.stop()
+    }
 }
