@@ -25,6 +25,8 @@ import Testing
         @discardableResult func peerDisconnected() -> CreditBasedChannel.Discarded { channel.peerDisconnected() }
         @discardableResult func linkLost() -> CreditBasedChannel.Discarded { channel.linkLost() }
         func hasRoom(forSDUOf length: Int) -> Bool { channel.hasRoom(forSDUOf: length) }
+        func peerReconfigured(mtu: UInt16, mps: UInt16) { channel.peerReconfigured(mtu: mtu, mps: mps) }
+        func receiveSizes(mtu: UInt16, mps: UInt16) { channel.receiveSizes(mtu: mtu, mps: mps) }
     }
 
     static func channel(mtu: UInt16 = 100, mps: UInt16 = 23, peerMTU: UInt16 = 100, peerMPS: UInt16 = 23,
@@ -348,5 +350,33 @@ import Testing
         #expect(invalid { $0.creditPolicy = CreditReturnPolicy(window: 4, batch: 5) } == .batchOutOfRange(batch: 5, window: 4))
         #expect(invalid { $0.sendQueueLimit.sdus = 0 } == .sendQueueLimitNotPositive)
         #expect(CreditReturnPolicy(window: 1).batch == 1 && CreditReturnPolicy(window: 65535).batch == 32767)
+    }
+
+    // MARK: Reconfiguration
+
+    /// The peer's new sizes apply from the next K-frame: an SDU half sent goes on in
+    /// K-frames of the new MPS, and SDUs up to the new MTU are taken.
+    @Test func thePeersNewSizesApplyFromTheNextFrame() throws {
+        let channel = Self.channel(peerMTU: 100, peerMPS: 30)
+        try channel.send((0..<60).map { UInt8($0) }[...])
+        #expect(channel.nextFrame()?.encodedLength == 30)
+        channel.peerReconfigured(mtu: 200, mps: 25)
+        #expect(channel.nextFrame()?.encodedLength == 25)
+        #expect(channel.nextFrame()?.encodedLength == 7)
+        #expect(throws: Never.self) { try channel.send([UInt8](repeating: 1, count: 200)[...]) }
+        #expect(throws: CreditBasedChannelError.sduLongerThanPeerMTU(length: 201, peerMTU: 200)) {
+            try channel.send([UInt8](repeating: 1, count: 201)[...])
+        }
+        #expect(channel.configuration.peerMTU == 200 && channel.configuration.peerMPS == 25)
+    }
+
+    /// This host's new sizes judge the next frame received.
+    @Test func ourNewSizesJudgeTheNextFrame() throws {
+        let channel = Self.channel(mtu: 100, mps: 23)
+        Self.expectViolation(.frameLongerThanMPS(length: 24, mps: 23), on: Self.channel(mtu: 100, mps: 23),
+                             receiving: Self.first(22, [UInt8](repeating: 0, count: 22)))
+        channel.receiveSizes(mtu: 300, mps: 40)
+        #expect(try channel.receive(Self.first(38, [UInt8](repeating: 0, count: 38)))?.count == 38)
+        Self.expectViolation(.sduLongerThanMTU(sduLength: 301, mtu: 300), on: channel, receiving: Self.first(301, []))
     }
 }
