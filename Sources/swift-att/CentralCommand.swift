@@ -49,6 +49,12 @@ enum CentralCommand {
         var security = AttributePermissions.Access.open
         /// `--privacy`, `--privacy-timeout`.
         var privacy = PrivacyOptions()
+
+        /// How `CentralConnector` finds and connects to the device.
+        var search: CentralConnector.Search {
+            CentralConnector.Search(command: "central \(action.rawValue)", target: target, services: services, name: name,
+                                    minimumRSSI: minimumRSSI, passive: passive, scanTimeout: scanTimeout, security: security)
+        }
     }
 
     /// `--security` words: the JSON database's permission words, and gatttool's
