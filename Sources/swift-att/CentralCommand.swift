@@ -171,9 +171,9 @@ enum CentralCommand {
         return options
     }
 
-    static func seconds(_ text: String, _ option: String) throws(CommandError) -> Duration {
+    static func seconds(_ text: String, _ option: String, command: String = "central") throws(CommandError) -> Duration {
         guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1_000_000 else {
-            throw .usage("central: \(option) takes a number of seconds greater than 0, not '\(text)'")
+            throw .usage("\(command): \(option) takes a number of seconds greater than 0, not '\(text)'")
         }
         return .milliseconds(Int64(seconds * 1000))
     }
