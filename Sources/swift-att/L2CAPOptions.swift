@@ -41,8 +41,6 @@ struct L2CAPOptions: Sendable {
     var name = "swift-att L2CAP"
     /// connect: how long to scan for the device.
     var scanTimeout: Duration = .seconds(10)
-    /// listen --bench: stop after the first channel (the pipe always does).
-    var once = false
     /// Standard input is not read: the channel stays open until the peer closes it.
     var receiveOnly = false
     var json = false
@@ -50,18 +48,22 @@ struct L2CAPOptions: Sendable {
     var command: String { "l2cap \(role.rawValue)" }
 
     /// `swift-att l2cap …`'s arguments split: `--bench` is a flag for `listen` and an
-    /// option with an optional size for `connect` (`attachingBenchSize`).
+    /// option with an optional size for `connect` (`attachingBenchSize`), so the action
+    /// is found first, with every `--bench` set aside.
     static func arguments(_ arguments: [String]) throws(CommandError) -> Arguments {
-        let flags = Set(["--json", "--once", "--recv-only"] + PairingOptions.flagNames)
+        let flags = Set(["--json", "--recv-only"] + PairingOptions.flagNames)
         let options = Set(["--transport", "--btsnoop", BondsFileOption.name, "--name", "--mtu", "--mps", "--credits",
                             "--security", "--mode", "--sdu", "--timeout"] + PairingOptions.optionNames)
-        let asListener = try Arguments(arguments, flags: flags.union(["--bench"]), options: options, command: "l2cap")
-        guard asListener.positionals.first == Role.connect.rawValue else { return asListener }
+        let withoutBench = arguments.filter { $0 != "--bench" && !$0.hasPrefix("--bench=") }
+        let rough = try Arguments(withoutBench, flags: flags, options: options, command: "l2cap")
+        guard rough.positionals.first == Role.connect.rawValue else {
+            return try Arguments(arguments, flags: flags.union(["--bench"]), options: options, command: "l2cap")
+        }
         return try Arguments(attachingBenchSize(arguments), flags: flags, options: options.union(["--bench"]), command: "l2cap")
     }
 
     /// Options that only one role takes, with why.
-    static let listenOnly = ["--name": "the name a listener advertises", "--once": "a listener's"]
+    static let listenOnly = ["--name": "the name a listener advertises"]
     static let connectOnly = ["--mode": "a listener accepts both modes", "--timeout": "it bounds the scan for <device>",
                               "--no-pair": "a listener asks for security with --security, and the central pairs"]
 
@@ -101,7 +103,6 @@ struct L2CAPOptions: Sendable {
         bonds = BondsFileOption.path(args)
         pairing = try PairingOptions(args, command: command)
         json = args.has("--json")
-        once = args.has("--once")
         receiveOnly = args.has("--recv-only")
 
         if let text = args.option("--mode") {
@@ -163,9 +164,6 @@ struct L2CAPOptions: Sendable {
         }
         if receiveOnly && work != .pipe {
             throw .usage("\(command): --recv-only is for the pipe (--bench on 'listen' only receives, on 'connect' only sends)")
-        }
-        if once && work == .pipe {
-            throw .usage("\(command): --once is for --bench (the pipe serves one channel and exits when it ends)")
         }
         if sdu != nil && work == .receiveBench {
             throw .usage("\(command): --sdu sizes what this side sends; 'listen --bench' only receives")

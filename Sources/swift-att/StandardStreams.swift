@@ -40,7 +40,7 @@ final class StandardStreams: Sendable {
     private static func readNow(upTo count: Int) -> Read {
         var buffer = [UInt8](repeating: 0, count: max(count, 1))
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if n > 0 {
                 buffer.removeLast(buffer.count - n)
                 return .bytes(buffer)
@@ -57,7 +57,7 @@ final class StandardStreams: Sendable {
     private static func writeNow(_ bytes: [UInt8]) -> Written {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
             if n >= 0 {
                 offset += n
                 continue
