@@ -24,6 +24,11 @@ struct CentralConnector {
         var scanTimeout: Duration = .seconds(10)
         /// What the link must reach before `connect` returns.
         var security = AttributePermissions.Access.open
+        /// Whether `connect` negotiates the ATT_MTU before it returns: a central action
+        /// talks ATT, but `l2cap connect` opens a channel and must not wait on a peer
+        /// that serves no ATT (the Linux kernel without bluetoothd never answers, and
+        /// drops the idle link first).
+        var exchangeMTU = true
     }
 
     let search: Search
@@ -35,7 +40,7 @@ struct CentralConnector {
         Output.progress("connecting to \(device.address)\(name.map { " (\($0))" } ?? "")…")
         let peer: Peer
         do {
-            peer = try await central.connect(device.address, security: search.security)
+            peer = try await central.connect(device.address, exchangeMTU: search.exchangeMTU, security: search.security)
         } catch {
             throw CentralSession.failure("connecting to \(device.address)", error)
         }

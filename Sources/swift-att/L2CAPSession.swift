@@ -34,7 +34,7 @@ enum L2CAPSession {
         // Never JSON here: standard output carries the channel (or the bench's one report).
         let report = EventReport(json: false, names: CentralSession.names)
         let search = CentralConnector.Search(command: options.command, target: options.device, scanTimeout: options.scanTimeout,
-                                             security: options.linkSecurity)
+                                             security: options.linkSecurity, exchangeMTU: false)
         return try await CentralSession.withCentral(host, report: report, terminal: nil) { central throws(CommandError) in
             let opened = try await unlessSignalled(inputs, abort: { await central.close() }) { () throws(CommandError) in
                 let peer = try await CentralConnector(search: search, central: central).connect(defaultServices: [], report: report)
