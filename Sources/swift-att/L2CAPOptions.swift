@@ -93,6 +93,11 @@ struct L2CAPOptions: Sendable {
             if rest.count > 1 { throw .usage("\(command): unexpected argument '\(rest[1])'") }
             self.psm = try Self.psm(psm, command)
         case .connect:
+            if rest.count > 2 {
+                // `--bench 12Q`: not a size, so taken for a positional.
+                let hint = args.option("--bench") == "" ? " (--bench takes octets to send, 1 to 4G: a number, or one with K, M or G)" : ""
+                throw .usage("\(command): unexpected argument '\(rest[2])'\(hint)")
+            }
             guard rest.count == 2 else { throw .usage("\(command): give a device and a PSM: <address|name> <psm>") }
             device = rest[0]
             psm = try Self.psm(rest[1], command)
