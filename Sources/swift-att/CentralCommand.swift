@@ -49,6 +49,12 @@ enum CentralCommand {
         var security = AttributePermissions.Access.open
         /// `--privacy`, `--privacy-timeout`.
         var privacy = PrivacyOptions()
+
+        /// How `CentralConnector` finds and connects to the device.
+        var search: CentralConnector.Search {
+            CentralConnector.Search(command: "central \(action.rawValue)", target: target, services: services, name: name,
+                                    minimumRSSI: minimumRSSI, passive: passive, scanTimeout: scanTimeout, security: security)
+        }
     }
 
     /// `--security` words: the JSON database's permission words, and gatttool's
@@ -165,9 +171,9 @@ enum CentralCommand {
         return options
     }
 
-    static func seconds(_ text: String, _ option: String) throws(CommandError) -> Duration {
+    static func seconds(_ text: String, _ option: String, command: String = "central") throws(CommandError) -> Duration {
         guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1_000_000 else {
-            throw .usage("central: \(option) takes a number of seconds greater than 0, not '\(text)'")
+            throw .usage("\(command): \(option) takes a number of seconds greater than 0, not '\(text)'")
         }
         return .milliseconds(Int64(seconds * 1000))
     }

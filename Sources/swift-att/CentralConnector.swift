@@ -3,15 +3,35 @@ import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHost
 
-/// Finds the device a `swift-att central` action names, connects and resolves the
-/// characteristics it names.
+/// Finds the device a `swift-att central` action (or `l2cap connect`) names, connects,
+/// and resolves the characteristics a central action names.
 ///
 /// A device is named by its address (`C0:B0:00:00:00:0A`, either address type), or by a
 /// piece of its advertised name (case-insensitive), or not at all: then it is the first
 /// that advertises one of `--service` (or the seed flow's service). Progress goes to
 /// standard error, so standard output keeps only results.
 struct CentralConnector {
-    let options: CentralCommand.Options
+    /// Which device, and how to look for it and connect.
+    struct Search: Sendable {
+        /// The command, for its usage errors (`central discover`, `l2cap connect`).
+        var command: String
+        /// An address, or a piece of the name; `nil` finds the device by `services`.
+        var target: String?
+        var services: [BluetoothUUID] = []
+        var name: String?
+        var minimumRSSI: Int8?
+        var passive = false
+        var scanTimeout: Duration = .seconds(10)
+        /// What the link must reach before `connect` returns.
+        var security = AttributePermissions.Access.open
+        /// Whether `connect` negotiates the ATT_MTU before it returns: a central action
+        /// talks ATT, but `l2cap connect` opens a channel and must not wait on a peer
+        /// that serves no ATT (the Linux kernel without bluetoothd never answers, and
+        /// drops the idle link first).
+        var exchangeMTU = true
+    }
+
+    let search: Search
     let central: Central
 
     func connect(defaultServices: [BluetoothUUID], report: EventReport) async throws(CommandError) -> Peer {
@@ -20,7 +40,7 @@ struct CentralConnector {
         Output.progress("connecting to \(device.address)\(name.map { " (\($0))" } ?? "")…")
         let peer: Peer
         do {
-            peer = try await central.connect(device.address, security: options.security)
+            peer = try await central.connect(device.address, exchangeMTU: search.exchangeMTU, security: search.security)
         } catch {
             throw CentralSession.failure("connecting to \(device.address)", error)
         }
@@ -37,32 +57,32 @@ struct CentralConnector {
 
     /// Scans until a device matches, or fails after `--timeout`.
     func find(defaultServices: [BluetoothUUID]) async throws(CommandError) -> DiscoveredDevice {
-        var filter = ScanFilter(minimumRSSI: options.minimumRSSI)
+        var filter = ScanFilter(minimumRSSI: search.minimumRSSI)
         var wanted: String
         var address: BluetoothAddress?
-        if let target = options.target, let parsed = BluetoothAddress(target) {
+        if let target = search.target, let parsed = BluetoothAddress(target) {
             address = parsed
             wanted = "device \(target)"
-        } else if let target = options.target {
+        } else if let target = search.target {
             filter.nameContains = target
             wanted = "a device named like \(EventReport.quoted(target))"
         } else {
-            filter.services = options.services.isEmpty ? defaultServices : options.services
+            filter.services = search.services.isEmpty ? defaultServices : search.services
             guard !filter.services.isEmpty else {
-                throw .usage("central \(options.action.rawValue): name the device (an address or part of its name), or give --service")
+                throw .usage("\(search.command): name the device (an address or part of its name), or give --service")
             }
             wanted = "a device advertising " + filter.services.map { describe($0) }.joined(separator: " or ")
         }
-        if let name = options.name {
+        if let name = search.name {
             filter.nameContains = name
             wanted += " named like \(EventReport.quoted(name))"
         }
         Output.progress("scanning for \(wanted)…")
-        let timeout = options.scanTimeout
+        let timeout = search.scanTimeout
         let wantedAddress = address
         let found: DiscoveredDevice?
         do {
-            found = try await central.firstDevice(filter, active: !options.passive, within: timeout) { device in
+            found = try await central.firstDevice(filter, active: !search.passive, within: timeout) { device in
                 // A bonded device may advertise under a resolvable private address: its
                 // identity address finds it too.
                 wantedAddress.map { $0.value == device.address.value || $0 == device.identity } ?? true

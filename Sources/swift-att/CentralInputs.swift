@@ -1,10 +1,10 @@
 import SwiftATTHost
 import Synchronization
 
-/// Signals and standard input for `swift-att central`, handed to whichever flow is
-/// waiting: each `subscribe()` gets its own stream of what arrives from then on. What
-/// arrives while nobody listens (lines typed ahead while the controller starts) is kept
-/// for the next subscriber, so no input is lost.
+/// Signals and standard input for `swift-att central` (signals alone for `l2cap`), handed
+/// to whichever flow is waiting: each `subscribe()` gets its own stream of what arrives
+/// from then on. What arrives while nobody listens (lines typed ahead while the
+/// controller starts) is kept for the next subscriber, so no input is lost.
 final class CentralInputs: Sendable {
     private struct State {
         var listeners: [Int: AsyncStream<WatchedInput>.Continuation] = [:]

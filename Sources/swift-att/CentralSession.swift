@@ -8,6 +8,7 @@ import SwiftATTGATT
 import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTProfiles
+import SwiftATTTransport
 
 /// One run of `swift-att central`: opens the controller, carries out the action, and
 /// always closes the controller again (a link still up is ended with it).
@@ -24,28 +25,62 @@ enum CentralSession {
         let readsLines = options.action == .shell || options.action == .hc08
         let asksOnTerminal = !readsLines && isatty(STDIN_FILENO) == 1
         let inputs = CentralInputs.start(readingLines: readsLines || asksOnTerminal)
-        let bonds = CommandBondFile(path: options.bonds)
+        var host = Host(command: "central", transport: options.transport, capture: options.capture, bonds: options.bonds,
+                        pairing: options.pairing, privacy: options.privacy)
+        // A signed write is asked for on a plain link: encrypting the bonded link at once
+        // would turn it into a Write Command (Part G §4.9.2).
+        if options.signed { host.security.encryptsBondedLinks = false }
+        return try await withCentral(host, report: report, terminal: asksOnTerminal ? inputs : nil,
+                                     resultOnStandardOutput: options.action == .pair) { central throws(CommandError) in
+            try await perform(options, central: central, report: report, inputs: inputs)
+        }
+    }
+
+    /// What a command that acts as a central runs on: the controller, the bond file, and
+    /// how it pairs.
+    struct Host {
+        /// `central`, `l2cap connect`: for the messages.
+        var command: String
+        var transport: TransportSpecification
+        var capture: String?
+        /// The bond file (`--bonds`).
+        var bonds: String
+        var pairing: PairingOptions
+        var privacy = PrivacyOptions()
+        /// The host's settings, from `pairing` unless changed.
+        var security: SecurityConfiguration
+
+        init(command: String, transport: TransportSpecification, capture: String?, bonds: String, pairing: PairingOptions,
+             privacy: PrivacyOptions = PrivacyOptions()) {
+            self.command = command
+            self.transport = transport
+            self.capture = capture
+            self.bonds = bonds
+            self.pairing = pairing
+            self.privacy = privacy
+            security = pairing.securityConfiguration
+            security.privateAddressLifetime = privacy.lifetime
+        }
+    }
+
+    /// Opens the controller with the bond file, sets pairing up, reports the links'
+    /// security as it changes, runs `body`, and always closes the controller again (a
+    /// link still up is ended with it) and lets the bond file go.
+    static func withCentral(
+        _ host: Host, report: EventReport, terminal: CentralInputs?, resultOnStandardOutput: Bool = false,
+        _ body: (Central) async throws(CommandError) -> Int32
+    ) async throws(CommandError) -> Int32 {
+        let bonds = CommandBondFile(path: host.bonds)
         let central: Central
         do {
-            central = try await Central.start(transport: options.transport, capturePath: options.capture, storage: bonds)
+            central = try await Central.start(transport: host.transport, capturePath: host.capture, storage: bonds)
         } catch {
             throw bonds.commandError(error)
         }
-        let delegate = TerminalPairingDelegate(options: options.pairing, terminal: asksOnTerminal ? inputs : nil,
-                                               json: options.json)
-        var security = options.pairing.securityConfiguration
-        // A signed write is asked for on a plain link: encrypting the bonded link at once
-        // would turn it into a Write Command (Part G §4.9.2).
-        if options.signed { security.encryptsBondedLinks = false }
-        security.privateAddressLifetime = options.privacy.lifetime
+        let delegate = TerminalPairingDelegate(options: host.pairing, terminal: terminal, json: report.json)
         do throws(CommandError) {
-            do {
-                try await central.controller.configureSecurity(security, delegate: delegate)
-            } catch {
-                // Only the stored identity can be wrong here: the options were checked.
-                throw .input("cannot pair as configured: \(error)")
-            }
-            if let identity = try options.privacy.identity(of: central.controller, command: "central", bondFile: options.bonds) {
+            try await PairingOptions.configure(central.controller, host.security, delegate: delegate)
+            if let identity = try host.privacy.identity(of: central.controller, command: host.command, bondFile: host.bonds) {
                 Output.progress("privacy: scanning and connecting from resolvable private addresses of identity \(identity.address)"
                                 + " (peers resolved by \(central.controller.addressResolution))")
             }
@@ -56,10 +91,10 @@ enum CentralSession {
         }
         // Pairing, encryption and bonds the file could not keep, as they happen.
         let securityReport = CentralSecurityReport.start(central: central, report: report,
-                                                         resultOnStandardOutput: options.action == .pair)
+                                                         resultOnStandardOutput: resultOnStandardOutput)
         let result: Result<Int32, CommandError>
         do throws(CommandError) {
-            result = .success(try await perform(options, central: central, report: report, inputs: inputs))
+            result = .success(try await body(central))
         } catch {
             result = .failure(error)
         }
@@ -81,7 +116,7 @@ enum CentralSession {
         default:
             break
         }
-        let connector = CentralConnector(options: options, central: central)
+        let connector = CentralConnector(search: options.search, central: central)
         let peer = try await connector.connect(defaultServices: defaultServices(options.action), report: report)
         let actions = CentralActions(options: options, peer: peer, report: report, inputs: inputs)
         switch options.action {

@@ -138,9 +138,9 @@ final class CentralShell {
 
     private func connect(_ target: String) async throws(CommandError) {
         await finish()
-        var connectOptions = options
-        connectOptions.target = target
-        peer = try await CentralConnector(options: connectOptions, central: central).connect(defaultServices: [], report: report)
+        var search = options.search
+        search.target = target
+        peer = try await CentralConnector(search: search, central: central).connect(defaultServices: [], report: report)
     }
 
     private func connected() throws(CommandError) -> Peer {

@@ -49,7 +49,7 @@ struct Dumper {
     mutating func describe(_ record: BTSnoop.Record, index: Int, elapsed: Int64) -> String {
         let arrow = record.direction == .sent ? "<" : ">"
         let seconds = Double(elapsed) / 1_000_000
-        let time = String(format3: seconds)
+        let time = String(seconds, decimals: 3)
         var lines: [String]
         switch record.packetType {
         case .command: lines = command(record.packet)
@@ -137,14 +137,5 @@ struct Dumper {
             lines.append("      " + Hex.encode(frame.payload, separator: " "))
         }
         return lines
-    }
-}
-
-extension String {
-    /// `seconds` with three decimals, without Foundation.
-    fileprivate init(format3 seconds: Double) {
-        let millis = Int((seconds * 1000).rounded())
-        let fraction = String(millis % 1000)
-        self = "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

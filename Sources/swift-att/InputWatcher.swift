@@ -49,13 +49,26 @@ enum InputWatcher {
     /// Starts the watching thread; it calls `deliver` with each signal and, when
     /// `readingLines`, each line of standard input. It lives as long as the process.
     static func start(readingLines: Bool, _ deliver: @escaping @Sendable (WatchedInput) -> Void) {
-        let body = Body { watch(readingLines: readingLines, deliver) }
+        detach { watch(readingLines: readingLines, deliver) }
+    }
+
+    /// Runs `run` on a new thread of its own, which nobody joins. False when the
+    /// system would not make one.
+    @discardableResult
+    static func detach(_ run: @escaping @Sendable () -> Void) -> Bool {
+        let body = Body(run)
         var thread = pthread_t()
+        let raw = Unmanaged.passRetained(body).toOpaque()
         let rc = pthread_create(&thread, nil, { raw in
             Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
-        }, Unmanaged.passRetained(body).toOpaque())
-        if rc == 0 { pthread_detach(thread) }
+        }, raw)
+        guard rc == 0 else {
+            Unmanaged<Body>.fromOpaque(raw).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
     }
 
     private static func watch(readingLines: Bool, _ deliver: @Sendable (WatchedInput) -> Void) {

@@ -51,6 +51,18 @@ struct PairingOptions: Sendable {
             pairsOnSecurityError: pairsOnRefusal)
     }
 
+    /// Gives `controller` the host's pairing settings; the user's part goes to `delegate`.
+    /// Only the stored identity can be wrong here (the options were checked before): bad
+    /// input, exit 1.
+    static func configure(_ controller: Controller, _ security: SecurityConfiguration,
+                          delegate: some PairingDelegate) async throws(CommandError) {
+        do {
+            try await controller.configureSecurity(security, delegate: delegate)
+        } catch {
+            throw .input("cannot pair as configured: \(error)")
+        }
+    }
+
     static func word(for io: IOCapability) -> String {
         ioWords.first { $0.1 == io }?.0 ?? "0x\(String(io.rawValue, radix: 16))"
     }

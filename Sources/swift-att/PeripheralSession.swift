@@ -183,12 +183,7 @@ final class PeripheralSession {
         security.privateAddressLifetime = options.privacy.lifetime
         let identity: LocalIdentity?
         do throws(CommandError) {
-            do {
-                try await peripheral.controller.configureSecurity(security, delegate: delegate)
-            } catch {
-                // Only the stored identity can be wrong here: the options were checked.
-                throw .input("cannot pair as configured: \(error)")
-            }
+            try await PairingOptions.configure(peripheral.controller, security, delegate: delegate)
             identity = try options.privacy.identity(of: peripheral.controller, command: "peripheral", bondFile: options.bonds)
         } catch {
             await peripheral.close()

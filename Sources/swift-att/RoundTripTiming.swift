@@ -30,10 +30,7 @@ struct RoundTripTiming {
 
     func milliseconds(_ d: Duration) -> String {
         let c = d.components
-        let ms = Double(c.seconds) * 1e3 + Double(c.attoseconds) / 1e15
-        let hundredths = Int((ms * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        return String(Double(c.seconds) * 1e3 + Double(c.attoseconds) / 1e15, decimals: 2)
     }
 
     var median: Duration { samples[samples.count / 2] }

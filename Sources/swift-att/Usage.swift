@@ -18,6 +18,8 @@ enum Usage {
           central <action> …          Scan, connect, discover, read, write, subscribe as a GATT
                                       central, or talk to a heart-rate monitor, an HC-08 module, a
                                       light shield or a chunked text transfer.
+          l2cap listen|connect …      An L2CAP credit-based channel between standard input and
+                                      output, as netcat does over TCP, or a measured transfer.
           adapters [--json]           List the kernel's Bluetooth adapters and who holds each.
           bonds [list|remove|clear]   List the bonds kept from run to run, or forget them.
           bridge <A> <B>              Join two HCI endpoints (vhci, tcp, serial): a controller becomes hciN.
@@ -25,7 +27,7 @@ enum Usage {
 
           Give '-' instead of <hex> or <json> to read standard input, one PDU or payload per line.
 
-          info, peripheral and central keep each adapter's identity (a static random address
+          info, peripheral, central and l2cap keep each adapter's identity (a static random address
           and IRK, made on first use) and its bonds in a bond file (--bonds FILE; by default
           $XDG_DATA_HOME/swift-att/bonds/bonds.json or ~/.local/share/swift-att/bonds/bonds.json),
           so a bonded device is encrypted again without pairing on the next run. One swift-att
@@ -234,6 +236,7 @@ enum Usage {
         case "info": Output.print(info)
         case "peripheral": Output.print(peripheral)
         case "central": Output.print(central)
+        case "l2cap": Output.print(l2cap)
         case "adapters": Output.print(adapters)
         case "bonds": Output.print(bonds)
         case "bridge": Output.print(bridge)
@@ -340,6 +343,82 @@ enum Usage {
         a usage error, 3 when the controller or transport fails or another swift-att holds
         the bond file, 4 when the device is not found, refuses (its ATT error is named) or
         disconnects.
+        """
+
+    static let l2cap = """
+        USAGE: swift-att l2cap listen <psm> [--name NAME] [--security LEVEL] [<channel options>]
+               swift-att l2cap connect <device> <psm> [--mode le|enhanced] [--timeout S] [<channel options>]
+               swift-att l2cap listen <psm> --bench [--json]
+               swift-att l2cap connect <device> <psm> --bench [BYTES] [--json]
+
+        An L2CAP credit-based channel (LE Credit Based or Enhanced Credit Based) as a pipe:
+        standard input goes into the channel, the peer's SDUs come out on standard output,
+        byte for byte — netcat over Bluetooth LE. 'listen' advertises (connectable, --name)
+        and waits for one central to open a channel to <psm>; 'connect' scans for <device>,
+        connects and opens a channel to its <psm>. At the end of standard input the
+        channel is flushed and closed (the peer then ends too); when the peer closes it,
+        what it sent is written out and the command exits 0. A credit-based channel has no
+        half-close: once one side closes, nothing more arrives, so a side that only
+        receives takes --recv-only or keeps its standard input open. Progress goes to
+        standard error; standard output carries only the channel's bytes.
+
+        <psm>      The SPSM: 1 to 255, or 0x01 to 0xFF (0x80 to 0xFF are free for your own
+                   services; below are the SIG's).
+        <device>   An address (C0:B0:00:00:00:0A), or part of the advertised name.
+
+        OPTIONS:
+          --mtu N           The largest SDU this side receives (23 to 65535, 64 at least with
+                            --mode enhanced; default 2048).
+          --mps N           The largest K-frame payload this side receives (23 to 2048, 64 at
+                            least with --mode enhanced; default 1024).
+          --credits N       Credits granted to the peer: K-frames it may have in flight
+                            (1 to 65535; default 64).
+          --sdu N           The longest SDU this side sends (1 to 65535, at most the peer's
+                            MTU, which is the default): a read of standard input per SDU.
+          --recv-only       Do not read standard input: stay until the peer closes.
+          --bench [BYTES]   connect: send BYTES (default 1M; K, M, G are powers of 1024) of a
+                            pattern as fast as the peer's credits allow, wait until they have
+                            left, then print octets, seconds, kB/s, SDUs, K-frames and credit
+                            stalls. listen: read and drop, then print what arrived (timed
+                            from the channel's opening to the last SDU).
+          --json            --bench: print the report as one JSON object.
+          --mode le|enhanced
+                            connect: LE Credit Based (default; every LE stack since 4.1) or
+                            Enhanced Credit Based (5.2). A listener takes both.
+          --timeout S       connect: how long to scan for <device> (default 10 seconds).
+          --name NAME       listen: the advertised and GAP Device Name (default "swift-att L2CAP").
+          --security LEVEL  listen: what the link needs before a channel is accepted (open,
+                            encrypted, authenticated, secure-connections); a central short
+                            of it is refused with Insufficient Authentication or Encryption,
+                            and pairs and asks again. connect: secure the link to LEVEL
+                            first. gatttool's low, medium, high, fips are accepted too.
+          --io CAP, --passkey NNNNNN, --yes
+                            How this side pairs (see 'swift-att central --help'); no
+                            question is asked on the terminal: standard input is data.
+          --no-pair         connect: report a refusal for want of security instead of pairing.
+          --transport T     hci0 (default; or $SWIFT_ATT_TRANSPORT), serial:/dev/ttyUSB0@115200,
+                            tcp:HOST:PORT.
+          --btsnoop FILE    Record every HCI packet to FILE.
+          --bonds FILE      The bond file: the adapter's identity and bonds (default
+                            $XDG_DATA_HOME/swift-att/bonds/bonds.json; see 'swift-att bonds').
+          -h, --help        Show this help.
+
+        EXAMPLES:
+          swift-att l2cap listen 0x80 > received.bin
+          swift-att l2cap connect "swift-att L2CAP" 0x80 < firmware.bin
+          swift-att l2cap listen 0x80 --security encrypted --recv-only
+          swift-att l2cap connect C0:B0:00:00:00:0A 0x80 --mode enhanced --mtu 4096 --credits 16
+          swift-att l2cap listen 0x80 --bench
+          swift-att l2cap connect "swift-att L2CAP" 0x80 --bench 10M --json
+
+        SIGINT or SIGTERM closes the channel (what is queued goes first) and the link, and
+        exits 0, as 'central' and 'peripheral' do when stopped. Exits 0 when the channel
+        ended cleanly, 1 when standard input or output fails (EPIPE: the reader went away),
+        2 on a usage error (before any radio work), 3 if the controller or transport fails
+        or another swift-att holds the bond file, 4 when the device is not found, refuses
+        the channel (its result is named: SPSM not supported, insufficient encryption…),
+        disconnects, breaks the channel's rules, or closes a bench's channel before the
+        end.
         """
 
     static let adapters = """

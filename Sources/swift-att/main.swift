@@ -19,6 +19,7 @@ func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
     case "info": return try await InfoCommand.run(rest)
     case "peripheral": return try await PeripheralCommand.run(rest)
     case "central": return try await CentralCommand.run(rest)
+    case "l2cap": return try await L2CAPCommand.run(rest)
     case "adapters": return try AdaptersCommand.run(rest)
     case "bonds": return try BondsCommand.run(rest)
     case "bridge": return try BridgeCommand.run(rest)

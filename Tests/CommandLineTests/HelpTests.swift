@@ -29,7 +29,7 @@ struct HelpTests {
     }
 
     @Test("help names profiles by what they are, not by the code's labels for them", arguments: [
-        [], ["decode"], ["encode"], ["dump"], ["info"], ["peripheral"], ["central"], ["adapters"], ["bonds"], ["bridge"],
+        [], ["decode"], ["encode"], ["dump"], ["info"], ["peripheral"], ["central"], ["l2cap"], ["adapters"], ["bonds"], ["bridge"],
     ])
     func helpSaysWhatThingsAre(_ command: [String]) async throws {
         let r = try await SwiftATTProcess.run(["help"] + command)

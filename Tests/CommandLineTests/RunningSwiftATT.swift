@@ -26,8 +26,9 @@ final class RunningSwiftATT {
 
     /// Runs `swift-att <command> arguments…` (`peripheral` unless told otherwise). With
     /// `errorsInOutput`, standard error goes to the same pipe as standard output, so the
-    /// lines of both are read in the order they were written.
-    init(_ arguments: [String], command: String = "peripheral", errorsInOutput: Bool = false) throws {
+    /// lines of both are read in the order they were written. With `inputFile`, standard
+    /// input is that file instead of a pipe (`write` then does nothing).
+    init(_ arguments: [String], command: String = "peripheral", errorsInOutput: Bool = false, inputFile: URL? = nil) throws {
         guard let binary = SwiftATTProcess.binary else {
             throw SwiftATTProcess.BinaryNotFound(searched: SwiftATTProcess.candidates.map(\.path))
         }
@@ -37,7 +38,7 @@ final class RunningSwiftATT {
         process.executableURL = binary
         process.arguments = [command] + arguments
         process.environment = SwiftATTProcess.environment(dataHome: dataURL.path)
-        process.standardInput = input
+        process.standardInput = try inputFile.map { try FileHandle(forReadingFrom: $0) } ?? input
         process.standardOutput = output
         process.standardError = errorsInOutput ? output : try FileHandle(forWritingTo: errorURL)
         let exit = self.exit
@@ -70,6 +71,9 @@ final class RunningSwiftATT {
 
     /// Every line printed so far.
     var lines: [String] { received.elements }
+
+    /// All it printed so far, byte for byte.
+    var bytes: [UInt8] { Array(chunks.elements.joined()) }
 
     /// All it printed so far, as text.
     var printed: String { String(decoding: chunks.elements.joined(), as: UTF8.self) }

@@ -9,6 +9,8 @@ enum SwiftATTProcess {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Standard output byte for byte (`stdout` is its UTF-8 reading).
+        var stdoutBytes: [UInt8] = []
 
         var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty }
         var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastIfEmpty }
@@ -51,6 +53,11 @@ enum SwiftATTProcess {
     /// (Process's termination handler) rather than blocking in `waitUntilExit`: a test
     /// waiting for a subprocess holds no thread of Swift's small cooperative pool.
     static func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) async throws -> Result {
+        try await run(arguments, bytes: Array(input.utf8), environment: extra)
+    }
+
+    /// Runs `swift-att arguments…` with `input` on standard input, byte for byte.
+    static func run(_ arguments: [String], bytes input: [UInt8], environment extra: [String: String] = [:]) async throws -> Result {
         guard let binary else {
             throw BinaryNotFound(searched: candidates.map(\.path))
         }
@@ -61,7 +68,7 @@ enum SwiftATTProcess {
         let stdinURL = directory.appendingPathComponent("stdin")
         let stdoutURL = directory.appendingPathComponent("stdout")
         let stderrURL = directory.appendingPathComponent("stderr")
-        try Data(input.utf8).write(to: stdinURL)
+        try Data(input).write(to: stdinURL)
         try Data().write(to: stdoutURL)
         try Data().write(to: stderrURL)
 
@@ -89,10 +96,12 @@ enum SwiftATTProcess {
                 exited.resume(throwing: error)
             }
         }
+        let stdoutData = try Data(contentsOf: stdoutURL)
         return Result(
             status: status,
-            stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self),
+            stdoutBytes: Array(stdoutData))
     }
 
     struct BinaryNotFound: Error, CustomStringConvertible {

@@ -27,7 +27,8 @@ BENCH = os.path.join(os.path.dirname(HERE), 'bench')
 # What the guest must report (guest-scenarios.sh) and what the host checks itself.
 GUEST_SCENARIOS = ['open-hci0', 'adapters-after-close', 'peripheral-heart-rate', 'error-ebusy',
                    'notification-rate', 'error-eperm', 'error-enodev', 'error-rfkill', 'central-over-hci0',
-                   'kernel-smp-pair', 'kernel-smp-bond', 'kernel-smp-low', 'kernel-smp-high']
+                   'kernel-smp-pair', 'kernel-smp-bond', 'kernel-smp-low', 'kernel-smp-high',
+                   'kernel-l2cap-listen', 'kernel-l2cap-connect', 'kernel-l2cap-ecfc-connect', 'kernel-l2cap-ecfc-listen']
 HOST_SCENARIOS = ['heart-rate-central', 'transfer-central', 'baseline-tcp-info', 'baseline-tcp-transfer']
 HEART_RATE_MEASUREMENT = '2A37'
 CENTRAL_ADDRESSES = {'heart-rate-central': 'C0:B0:00:00:00:71', 'transfer-central': 'C0:B0:00:00:00:73',
@@ -314,11 +315,11 @@ class Bench:
         for scenario in GUEST_SCENARIOS + HOST_SCENARIOS:
             status, detail = self.results.get(scenario, ('FAIL', 'never reported'))
             failed |= status not in ('PASS', 'SKIP')
-            log(f'{status:4}  {scenario:22} {detail}')
+            log(f'{status:4}  {scenario:25} {detail}')
         for scenario in sorted(set(self.results) - set(GUEST_SCENARIOS + HOST_SCENARIOS)):
             status, detail = self.results[scenario]
             failed |= status not in ('PASS', 'SKIP')
-            log(f'{status:4}  {scenario:22} {detail}')
+            log(f'{status:4}  {scenario:25} {detail}')
         log('================ figures ================')
         for key, label in [('boot', 'guest boot'), ('hci0', 'hci0 ready'),
                            ('hci-round-trip', 'HCI round trip, kernel path'), ('baseline-round-trip', '  same binary over TCP, no kernel'),
@@ -330,6 +331,11 @@ class Bench:
             log(f'{"  kernel path / TCP":34} {share:.0%} of the notification rate')
         log(f'{"kernel SMP scenarios":34} {self.figures.get("kernel-smp", "not measured")}')
         log(f'{"  of which kernel-smp-high":34} {self.figures.get("kernel-smp-high", "not measured")}')
+        log(f'{"kernel L2CAP scenarios":34} {self.figures.get("kernel-l2cap", "not measured")}')
+        for key, label in [('kernel-l2cap-listen', 'channel rate, kernel to swift-att'),
+                           ('kernel-l2cap-connect', 'channel rate, swift-att to kernel'),
+                           ('kernel-l2cap-ecfc-connect', '  the same, Enhanced mode')]:
+            log(f'{label:34} {self.figures.get(key, "not measured")}')
         log(f'RESULT: {"FAIL" if failed else "PASS"}')
         return 1 if failed else 0
 

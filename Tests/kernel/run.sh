@@ -10,8 +10,9 @@
 # 3. swift-att, release, --static-swift-stdlib (as .ci/run builds it)
 # 4. the initramfs: busybox, swift-att and the glibc it needs, modules + depmod,
 #    guest-init.sh as /init, guest-scenarios.sh, the text the transfer scenario sends;
-#    btmgmt and gatttool from Debian's bluez .deb with their libraries (the kernel-SMP
-#    scenarios: the kernel's own host stack as swift-att's peer, no bluetoothd)
+#    btmgmt, gatttool and l2test from Debian's bluez .deb with their libraries (the
+#    kernel-SMP and kernel-L2CAP scenarios: the kernel's own host stack as swift-att's
+#    peer, no bluetoothd); the frames l2test sends and checks
 # 5. host.py: Bumble's controllers, one qemu boot, Bumble centrals on demand, the report
 # Exits 0 only if every scenario passed (or is an explicit SKIP).
 set -euo pipefail
@@ -76,13 +77,14 @@ VMLINUZ=$WORK/kernel/boot/vmlinuz-$KV
 
 # ---------------------------------------------------------------- 2b. bluez, unpacked
 step "bluez"
-# btmgmt (the management socket) and gatttool (ATT over the kernel's L2CAP sockets) for
-# the kernel-SMP scenarios. Both talk to the kernel directly, so no bluetoothd and no
+# btmgmt (the management socket), gatttool (ATT over the kernel's L2CAP sockets) and
+# l2test (the kernel's credit-based channels) for the kernel-SMP and kernel-L2CAP
+# scenarios. They talk to the kernel directly, so no bluetoothd and no
 # D-Bus: the binaries and their shared libraries are all the guest needs. They come from
 # the .debs, unpacked here, so nothing is installed on this host.
 BLUEZ=$WORK/bluez
 BLUEZ_DEBS="bluez libglib2.0-0 libpcre2-8-0 libreadline8 libtinfo6"
-if [ ! -x "$BLUEZ/usr/bin/gatttool" ]; then
+if [ ! -x "$BLUEZ/usr/bin/gatttool" ] || [ ! -x "$BLUEZ/usr/bin/l2test" ]; then
     rm -rf "$BLUEZ" "$WORK/bluez-debs" && mkdir -p "$BLUEZ" "$WORK/bluez-debs"
     # shellcheck disable=SC2086 # one word per package
     (cd "$WORK/bluez-debs" && { apt-get download -qq $BLUEZ_DEBS 2>/dev/null \
@@ -112,9 +114,9 @@ for lib in $(ldd "$BINARY" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort 
         *) mkdir -p "$R$(dirname "$lib")" && cp -L "$lib" "$R$lib" ;;
     esac
 done
-# btmgmt and gatttool, and the libraries they load: those unpacked above first, the rest
-# (glibc) from this host, as for swift-att.
-for tool in btmgmt gatttool; do
+# btmgmt, gatttool and l2test, and the libraries they load: those unpacked above first,
+# the rest (glibc) from this host, as for swift-att.
+for tool in btmgmt gatttool l2test; do
     cp "$BLUEZ/usr/bin/$tool" "$R/bin/$tool"
     for lib in $(LD_LIBRARY_PATH="$BLUEZ/lib/x86_64-linux-gnu:$BLUEZ/usr/lib/x86_64-linux-gnu" ldd "$BLUEZ/usr/bin/$tool" \
         | awk '/=> \// {print $3}'); do
@@ -128,6 +130,16 @@ printf 'root:x:0:\nnogroup:x:65534:\n' >"$R/etc/group"
 # What the transfer scenario sends: 1000 notifications' worth of text, checked on arrival.
 awk 'BEGIN { for (i = 1; i <= 600; i++) printf "line %03d: the kernel path, %s\n", i, substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 20, 6) }' \
     | head -c 20000 >"$R/transfer.txt"
+# What the kernel-L2CAP scenarios send each way: 200 frames of 250 octets as `l2test -s
+# -b 250 -N 200` sends them and `l2test -r` checks them (a little-endian 32-bit sequence
+# number from 0, the 16-bit frame length, 0x7F to the end), so the bytes swift-att
+# receives from l2test are compared with this file, and this file sent by swift-att
+# passes l2test's own checks.
+"$ROOT/Tests/bench/.venv/bin/python" -c '
+import struct, sys
+size, count = 250, 200
+sys.stdout.buffer.write(b"".join(struct.pack("<IH", n, size) + b"\x7f" * (size - 6) for n in range(count)))
+' >"$R/l2test-frames.bin"
 MODULES=$WORK/kernel/lib/modules/$KV
 add_module() {  # a module and, recursively, what modinfo says it depends on
     local file rel dep

@@ -159,7 +159,12 @@ public final class L2CAPChannel: Sendable, CustomStringConvertible {
         get async {
             let key = self.key
             if let final = inbox.finalStatistics { return final }
-            return await controller.perform(orElse: nil) { stack in stack.l2cap.creditBased.statistics(of: key) }
+            if let live = await controller.perform(orElse: nil, { stack in stack.l2cap.creditBased.statistics(of: key) }) {
+                return live
+            }
+            // Released between the two looks: the loop turn that let the slot go kept
+            // its figures in the inbox.
+            return inbox.finalStatistics
         }
     }
 
