@@ -72,7 +72,12 @@ public final class Peripheral: Sendable {
         }
         let peripheral = Peripheral(controller: controller, database: database, info: info, readvertising: readvertising)
         let updates = peripheral.updates
-        await controller.perform { stack in stack.install(GATTServer(database: database, configuration: configuration), updates: updates) }
+        // A database announcing Enhanced ATT is served on bearers to PSM 0x0027 too.
+        let acceptsEnhancedATT = database.serverFeatures.contains(.enhancedATT)
+        await controller.perform { stack in
+            stack.install(GATTServer(database: database, configuration: configuration), updates: updates)
+            if acceptsEnhancedATT { _ = stack.attributes.acceptEnhancedBearers(parameters: .enhancedATT, controller: controller) }
+        }
         peripheral.watchConnections()
         return peripheral
     }
