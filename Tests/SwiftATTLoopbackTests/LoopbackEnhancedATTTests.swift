@@ -30,7 +30,8 @@ import TestSupport
         let peripheral: Peripheral
         let central: Central
         let peer: Peer
-        let notified: GATTCharacteristic
+        /// Three values to subscribe to (0xEA7D–0xEA7F).
+        let notified: [GATTCharacteristic]
         let capture: String
 
         static func start(serverFeatures: GATTServerFeatures = [.enhancedATT]) async throws -> Setup {
@@ -41,8 +42,8 @@ import TestSupport
                 GATTCharacteristic(uuid: LoopbackEnhancedATTTests.uuid(index), properties: [.read, .write],
                                    value: .bytes(LoopbackEnhancedATTTests.value(index), length: .variable(maximum: 512)))
             }
-            let notified = GATTCharacteristic(uuid: BluetoothUUID(0xEA7F), properties: [.notify, .indicate])
-            characteristics.append(notified)
+            let notified = (0xEA7D...0xEA7F).map { GATTCharacteristic(uuid: BluetoothUUID(UInt16($0)), properties: [.notify, .indicate]) }
+            characteristics += notified
             let database = try GATTDatabase(services: [GATTService(uuid: LoopbackEnhancedATTTests.service, characteristics: characteristics)],
                                             genericAccess: GATTGenericAccess(deviceName: "eatt", appearance: 0),
                                             serverFeatures: serverFeatures)
@@ -64,6 +65,20 @@ import TestSupport
             await central.close()
             await peripheral.close()
             try? FileManager.default.removeItem(atPath: capture)
+        }
+
+        /// The opcodes of the ATT PDUs the central received, in order.
+        func receivedOpcodes() throws -> [ATTOpcode] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: capture)))
+            return try BTSnoop.records(in: bytes).compactMap { record in
+                guard record.packetType == .aclData, record.direction == .received else { return nil }
+                let p = Array(record.packet)
+                guard p.count >= 9 else { return nil }
+                let cid = UInt16(p[6]) | UInt16(p[7]) << 8
+                let opcodeIndex = cid == 0x0004 ? 8 : 10
+                guard cid == 0x0004 || (0x0040...0x007F).contains(cid), p.count > opcodeIndex else { return nil }
+                return ATTOpcode(p[opcodeIndex])
+            }
         }
 
         /// The ATT requests the central sent, in order, with the CID each went on, and
@@ -192,7 +207,7 @@ import TestSupport
         let characteristic = try #require(database.characteristics(uuid: BluetoothUUID(0xEA7F)).first)
         let stream = try await setup.peer.notifications(of: characteristic)
         try await eventually("the peripheral sees the subscription") {
-            setup.peripheral.updateValue([1, 2, 3], for: setup.notified)
+            setup.peripheral.updateValue([1, 2, 3], for: setup.notified[2])
         }
         let value = try #require(try await first(stream) { $0.value })
         #expect(value == [1, 2, 3])
@@ -207,6 +222,40 @@ import TestSupport
         try await setup.peer.disconnect()
         await #expect(throws: GATTClientError.self) { try await setup.peer.read(characteristic) }
         #expect(await setup.peer.enhancedBearerMTUs.isEmpty)
+        await setup.stop()
+    }
+
+    /// Several values at once: in one Multiple Handle Value Notification to a client
+    /// that announced it takes them, one notification each to one that did not.
+    @Test(arguments: [true, false])
+    func valuesUpdatedTogetherArriveInOneNotificationWhenTheClientTakesThem(announced: Bool) async throws {
+        let setup = try await Setup.start()
+        try await setup.peer.openEnhancedBearers(1)
+        if announced {
+            let written = try await setup.peer.announceClientFeatures([.enhancedATT, .multipleHandleValueNotifications])
+            #expect(written == [0x06])
+        }
+        let database = try await setup.peer.discoverDatabase()
+        let stream = setup.peer.values()
+        for uuid in 0xEA7D...0xEA7F {
+            let characteristic = try #require(database.characteristics(uuid: BluetoothUUID(UInt16(uuid))).first)
+            try await setup.peer.setNotify(.notification, for: characteristic)
+        }
+        let updates = setup.notified.enumerated().map { (characteristic: $0.element, value: Array(repeating: UInt8($0.offset + 1), count: 10 + $0.offset)) }
+        await setup.peripheral.updateValues(updates)
+        let received = try #require(try await withTimeout(.seconds(30)) {
+            var values: [[UInt8]] = []
+            for try await notification in stream {
+                values.append(notification.value)
+                if values.count == 3 { break }
+            }
+            return values
+        })
+        #expect(received == updates.map(\.value))
+        await setup.central.close()
+        let opcodes = try setup.receivedOpcodes()
+        let pushed = opcodes.filter { $0 == .multipleHandleValueNotification || $0 == .handleValueNotification }
+        #expect(pushed == (announced ? [.multipleHandleValueNotification] : Array(repeating: .handleValueNotification, count: 3)))
         await setup.stop()
     }
 }

@@ -330,6 +330,15 @@ final class AttributeLinks {
         }
     }
 
+    /// `Peripheral.updateValues`: the server's PDUs for several values, each to its link.
+    func update(_ updates: [(characteristic: GATTCharacteristic, value: [UInt8])]) {
+        guard let server = gattServer else { return }
+        for (id, pdu) in server.update(updates) {
+            guard let link = link(id.rawValue) else { continue }
+            push(pdu, on: link)
+        }
+    }
+
     /// Tells the application of the subscription changes the server made.
     private func emitSubscriptionChanges(of server: GATTServer) {
         guard !server.subscriptionChanges.isEmpty else { return }

@@ -34,6 +34,22 @@ extension Peer {
         return await enhancedBearerMTUs.count
     }
 
+    /// Tells the peer's GATT server which client features this host has, by setting
+    /// their bits in its Client Supported Features characteristic (Core 5.4 Vol 3 Part G
+    /// §7.2; bits already set stay set, as the server requires). With
+    /// `.multipleHandleValueNotifications` the server may send several values in one
+    /// PDU; swift-att's client takes them either way. Returns the value written, or nil
+    /// when the server has no such characteristic.
+    @discardableResult
+    public func announceClientFeatures(_ features: GATTClientFeatures) async throws(GATTClientError) -> [UInt8]? {
+        guard let current = try await read(using: GATTAttributeType.clientSupportedFeatures).first else { return nil }
+        var value = current.value.isEmpty ? [0] : current.value
+        value[0] |= features.rawValue
+        guard value != current.value else { return value }
+        try await write(value, handle: current.handle)
+        return value
+    }
+
     /// ATT_MTU of each Enhanced ATT bearer open on the link, in the order they opened.
     public var enhancedBearerMTUs: [Int] {
         get async { await controller.perform(orElse: []) { [handle] stack in stack.attributes.enhancedBearerMTUs(on: handle) } }

@@ -160,6 +160,18 @@ public final class Peripheral: Sendable {
         return loop.submitUpdate(value, for: characteristic, gate: updates)
     }
 
+    /// Stores several values at once and pushes them to their subscribers: a central
+    /// that takes Multiple Handle Value Notifications (it set that bit of Client
+    /// Supported Features) gets the notified ones together, as few PDUs as its ATT_MTU
+    /// allows (Core 5.4 Vol 3 Part F §3.4.7.4); every other subscriber gets each value as
+    /// `updateValue` sends it. For related values that change together (a sensor's
+    /// readings of one instant); a stream of one characteristic goes faster through
+    /// `updateValue`. Returns once the loop has queued the PDUs; values to a link whose
+    /// queue is full are not held back.
+    public func updateValues(_ updates: [(characteristic: GATTCharacteristic, value: [UInt8])]) async {
+        await controller.perform(orElse: ()) { stack in stack.attributes.update(updates) }
+    }
+
     /// The current value of a characteristic with a stored value.
     public func value(of characteristic: GATTCharacteristic) async -> [UInt8]? {
         await controller.perform(orElse: nil) { stack in stack.attributes.gattServer?.value(of: characteristic) }
