@@ -5,13 +5,19 @@ import SwiftATTL2CAP
 /// Enhanced Credit Based channels to PSM 0x0027, beside each link's unenhanced bearer.
 /// The host reads these channels itself (`ChannelSink`): each SDU is one ATT PDU.
 extension AttributeLinks {
+    /// The id of the host's own listener on PSM 0x0027 (applications' are positive).
+    static let enhancedListenerID = -1
+
     /// Accepts Enhanced ATT bearers on every link from now on (a peripheral serving a
     /// database that announces them), with `parameters`, whose `security` decides which
-    /// links may open one. False when PSM 0x0027 already has a listener.
-    func acceptEnhancedBearers(parameters: L2CAPChannelParameters, controller: Controller) -> Bool {
-        guard l2cap.creditBased.listeners[.enhancedATT] == nil else { return false }
+    /// links may open one. False when PSM 0x0027 already has a listener (with
+    /// `replacing`, when it has an application's: the host's own is replaced).
+    func acceptEnhancedBearers(parameters: L2CAPChannelParameters, controller: Controller, replacing: Bool = false) -> Bool {
+        if let listener = l2cap.creditBased.listeners[.enhancedATT] {
+            guard replacing, listener.id == Self.enhancedListenerID else { return false }
+        }
         l2cap.creditBased.listeners[.enhancedATT] = .init(
-            id: -1, parameters: parameters, controller: controller,
+            id: Self.enhancedListenerID, parameters: parameters, controller: controller,
             deliver: { [unowned self] channel in self.adopt(channel) }, finish: {})
         return true
     }

@@ -55,3 +55,23 @@ extension Peer {
         get async { await controller.perform(orElse: []) { [handle] stack in stack.attributes.enhancedBearerMTUs(on: handle) } }
     }
 }
+
+extension Controller {
+    /// Accepts Enhanced ATT bearers on this host's links with `parameters` from now on,
+    /// in place of the defaults (`L2CAPChannelParameters.enhancedATT`, which a
+    /// peripheral serving a database that announces Enhanced ATT starts with): a larger
+    /// MTU, more credits, or a different security floor (`.open` accepts bearers on
+    /// unencrypted links, as some stacks do; `.authenticated` asks for a MITM-protected
+    /// key). Throws when PSM 0x0027 is held by an application's listener, or for
+    /// parameters an Enhanced ATT bearer cannot run with (an MTU under 64).
+    public func acceptEnhancedATT(parameters: L2CAPChannelParameters = .enhancedATT) async throws(L2CAPChannelError) {
+        guard Int(parameters.mtu) >= ATTBearer.enhancedMinimumMTU else {
+            throw .invalidParameters("an Enhanced ATT bearer's MTU is \(ATTBearer.enhancedMinimumMTU) at least, not \(parameters.mtu)")
+        }
+        try parameters.validate(.enhancedCreditBased)
+        let accepted = await perform(orElse: false) { [self] stack in
+            stack.attributes.acceptEnhancedBearers(parameters: parameters, controller: self, replacing: true)
+        }
+        guard accepted else { throw .invalidParameters("\(SPSM.enhancedATT) already has an application's listener on this host") }
+    }
+}
