@@ -258,4 +258,24 @@ import TestSupport
         #expect(pushed == (announced ? [.multipleHandleValueNotification] : Array(repeating: .handleValueNotification, count: 3)))
         await setup.stop()
     }
+
+    /// Many values read in one call: Read Multiple Variable requests, whatever cut
+    /// completed, every value whole and in order.
+    @Test func manyValuesReadTogetherComeBackWholeInFewRequests() async throws {
+        let setup = try await Setup.start()
+        try await setup.peer.openEnhancedBearers(2)
+        let database = try await setup.peer.discoverDatabase()
+        let characteristics = try (0..<Self.valueCount).map { try #require(database.characteristics(uuid: Self.uuid($0)).first) }
+        let values = try await setup.peer.read(characteristics)
+        #expect(values.count == Self.valueCount)
+        for (index, value) in values.enumerated() where value != Self.value(index) {
+            Issue.record("value \(index): \(value.count) octets, not its own")
+        }
+        await setup.central.close()
+        let (_, opcodes, _) = try setup.sentRequests()
+        let multiple = opcodes.filter { $0 == .readMultipleVariableRequest }.count
+        let single = opcodes.filter { $0 == .readRequest }.count
+        #expect(multiple >= 1 && single == 0, "\(multiple) Read Multiple Variable, \(single) Read Requests")
+        await setup.stop()
+    }
 }
