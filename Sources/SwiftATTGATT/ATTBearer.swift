@@ -60,7 +60,7 @@ public struct ATTBearer: Sendable {
     /// How many requests, and separately indications, may wait behind the outstanding one.
     public let queueLimit: Int
     /// ATT_MTU: the longest PDU either side may send now. 23 until an Exchange MTU.
-    public private(set) var mtu = ATTLimits.defaultMTU
+    public internal(set) var mtu = ATTLimits.defaultMTU
 
     /// A transaction this device started: our request awaiting its response, or our
     /// indication awaiting its confirmation.
@@ -111,6 +111,9 @@ public struct ATTBearer: Sendable {
     var sentMTUExchange = false
     /// We answered the peer's one Exchange MTU Request.
     var answeredMTUExchange = false
+    /// An Enhanced ATT bearer (`init(enhancedChannelMTU:peerChannelMTU:)`): ATT_MTU
+    /// comes from its L2CAP channel.
+    public internal(set) var isEnhanced = false
 
     /// A bearer for a new connection. `receiveMTU` is clamped into 23...65535; 517 lets a
     /// 512-octet value travel in one notification, Read Response or Write Request.

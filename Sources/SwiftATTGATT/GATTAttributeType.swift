@@ -25,6 +25,7 @@ public enum GATTAttributeType {
     public static let serviceChanged = BluetoothUUID(0x2A05)
     public static let clientSupportedFeatures = BluetoothUUID(0x2B29)
     public static let databaseHash = BluetoothUUID(0x2B2A)
+    public static let serverSupportedFeatures = BluetoothUUID(0x2B3A)
 
     /// The form a type takes in the database and on the wire: 16 bits when the UUID has a
     /// 16-bit alias, otherwise 128 bits (ATT carries no 32-bit UUIDs, Part G §2.5.4).

@@ -6,10 +6,12 @@ extension GATTClient {
     ///
     /// Each value comes with its length. The server stops at ATT_MTU−1 octets, cutting
     /// the last value it fits (its length still says how long it is) and leaving out the
-    /// rest (Part F §3.4.4.12); the procedure then reads what is missing with Read Blob
-    /// (a cut value, from where it was cut) or Read Long (a left-out value), so every
-    /// value comes back whole. One handle is read with Read Long at once, as the request
-    /// needs two; none finishes at once. The request must fit ATT_MTU.
+    /// rest (Part F §3.4.4.12); the procedure then completes a cut value with Read Blob
+    /// (from where it was cut) and asks for the values left out in a further Read
+    /// Multiple Variable request (Read Long when one is left), so every value comes back
+    /// whole in as few round trips as the server's ATT_MTU allows. One handle is read
+    /// with Read Long at once, as the request needs two; none finishes at once. The
+    /// request must fit ATT_MTU.
     public struct ReadMultipleVariableLengthCharacteristicValues: GATTProcedure, GATTCoreProcedure {
         public typealias Output = [[UInt8]]
 
@@ -18,8 +20,12 @@ extension GATTClient {
 
         var core = GATTProcedureCore<Output>(roundTripLimit: .max)
         var values: [[UInt8]] = []
-        /// Indices of values still incomplete, in order.
+        /// Indices of values cut short, to complete with Read Blob, in order.
         var incomplete: [Int] = []
+        /// Indices of values not asked for yet, or left out of a response, in order.
+        var pending: [Int] = []
+        /// The indices the outstanding Read Multiple Variable request names.
+        var requested: [Int] = []
         /// The read completing `incomplete.first`.
         var completion: ReadLongCharacteristicValues?
 
@@ -40,7 +46,8 @@ extension GATTClient {
                 let first = completeNext()
                 return core.begin(first)
             default:
-                return core.begin(.request(.readMultipleVariableRequest(ReadMultipleVariableRequest(setOfHandles: ATTHandleList(handles)))))
+                pending = Array(handles.indices)
+                return core.begin(completeNext())
             }
         }
 
@@ -59,12 +66,19 @@ extension GATTClient {
             switch pdu {
             case let .readMultipleVariableResponse(response):
                 let tuples = Array(response.lengthValueTupleList)
-                guard tuples.count <= handles.count else {
+                guard tuples.count <= requested.count else {
                     return .failed(.malformedResponse(.tooManyValues(
-                        ReadMultipleVariableResponse.opcode, expected: handles.count, found: tuples.count)))
+                        ReadMultipleVariableResponse.opcode, expected: requested.count, found: tuples.count)))
                 }
-                values = tuples.map { Array($0.value) } + Array(repeating: [], count: handles.count - tuples.count)
-                incomplete = tuples.indices.filter { tuples[$0].isTruncated } + Array(tuples.count..<handles.count)
+                for (tuple, index) in zip(tuples, requested) {
+                    values[index] = Array(tuple.value)
+                    if tuple.isTruncated { incomplete.append(index) }
+                }
+                // Left out: asked for again; a response that carried nothing at all gets
+                // them read one by one, so the procedure always moves on.
+                let leftOut = Array(requested[tuples.count...])
+                if tuples.isEmpty { incomplete += leftOut } else { pending = leftOut + pending }
+                requested = []
                 return completeNext()
             case let .errorResponse(error):
                 return .failed(.attribute(error))
@@ -73,9 +87,18 @@ extension GATTClient {
             }
         }
 
-        /// Starts reading the rest of the next incomplete value, or finishes.
+        /// Completes the next cut value, asks for the values still pending, or finishes.
         private mutating func completeNext() -> Step {
+            if values.count != handles.count { values = Array(repeating: [], count: handles.count) }
+            if incomplete.isEmpty, pending.count == 1 { incomplete = pending; pending = [] }
             guard let index = incomplete.first else {
+                guard pending.isEmpty else {
+                    requested = pending
+                    pending = []
+                    completion = nil
+                    let list = ATTHandleList(requested.map { handles[$0] })
+                    return .request(.readMultipleVariableRequest(ReadMultipleVariableRequest(setOfHandles: list)))
+                }
                 completion = nil
                 return .done(values)
             }

@@ -21,7 +21,10 @@ extension GATTDatabase {
     /// value never read), Client Supported Features (read/write, per client), Database
     /// Hash (read). With both Service Changed and Database Hash present, the server must
     /// support Robust Caching (§2.5.2.1), which `GATTServer` does.
-    static func genericAttributeService() -> (GATTService, serviceChanged: GATTCharacteristic, databaseHash: GATTCharacteristic) {
+    /// With `serverFeatures`, Server Supported Features (Part G §7.4) says which the
+    /// server has (Enhanced ATT).
+    static func genericAttributeService(serverFeatures: GATTServerFeatures = [])
+        -> (GATTService, serviceChanged: GATTCharacteristic, databaseHash: GATTCharacteristic) {
         let changed = GATTCharacteristic(
             uuid: GATTAttributeType.serviceChanged,
             properties: [.indicate],
@@ -35,7 +38,12 @@ extension GATTDatabase {
             uuid: GATTAttributeType.databaseHash,
             properties: [.read],
             value: GATTValue(source: .databaseHash, length: .fixed(16)))
-        let service = GATTService(uuid: GATTAttributeType.genericAttributeService, characteristics: [changed, features, hash])
+        var characteristics = [changed, features, hash]
+        if !serverFeatures.isEmpty {
+            characteristics.append(GATTCharacteristic(
+                uuid: GATTAttributeType.serverSupportedFeatures, properties: [.read], value: .fixed([serverFeatures.rawValue])))
+        }
+        let service = GATTService(uuid: GATTAttributeType.genericAttributeService, characteristics: characteristics)
         return (service, changed, hash)
     }
 }

@@ -26,6 +26,10 @@ public struct GATTDatabase: Sendable {
     public let deviceName: GATTCharacteristic?
     /// The handle of the Database Hash characteristic's value, when present.
     public let databaseHashValueHandle: UInt16?
+    /// What the Server Supported Features characteristic announces (none when the
+    /// database has no GATT service): a host serving `.enhancedATT` accepts Enhanced ATT
+    /// bearers.
+    public let serverFeatures: GATTServerFeatures
 
     /// A characteristic's place in the database.
     struct CharacteristicEntry: Sendable {
@@ -62,11 +66,14 @@ public struct GATTDatabase: Sendable {
     let serviceRanges: [ObjectIdentifier: ClosedRange<UInt16>]
 
     /// Builds the database for `services`, after the GAP service (unless `genericAccess`
-    /// is `nil`) and the GATT service (unless `includesGenericAttributeService` is false).
+    /// is `nil`) and the GATT service (unless `includesGenericAttributeService` is false),
+    /// whose Server Supported Features characteristic announces `serverFeatures` (none:
+    /// the characteristic is left out, as the spec allows for a value of zero).
     public init(
         services: [GATTService],
         genericAccess: GATTGenericAccess? = GATTGenericAccess(),
-        includesGenericAttributeService: Bool = true
+        includesGenericAttributeService: Bool = true,
+        serverFeatures: GATTServerFeatures = []
     ) throws(GATTDatabaseError) {
         var all: [GATTService] = []
         var deviceName: GATTCharacteristic? = nil
@@ -78,7 +85,7 @@ public struct GATTDatabase: Sendable {
             deviceName = name
         }
         if includesGenericAttributeService {
-            let (service, changed, hash) = Self.genericAttributeService()
+            let (service, changed, hash) = Self.genericAttributeService(serverFeatures: serverFeatures)
             all.append(service)
             serviceChanged = changed
             hashCharacteristic = hash
@@ -118,6 +125,7 @@ public struct GATTDatabase: Sendable {
         self.serviceChanged = serviceChanged
         self.deviceName = deviceName
         self.databaseHashValueHandle = hashHandle
+        self.serverFeatures = includesGenericAttributeService ? serverFeatures : []
         self.indexByHandle = indexByHandle
         self.indicesByType = indicesByType
         self.initialValues = builder.initialValues

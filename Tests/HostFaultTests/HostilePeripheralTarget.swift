@@ -11,11 +11,11 @@ struct HostilePeripheralTarget {
     /// The connection handle (the same on both sides of a loopback link).
     let handle: UInt16
 
-    static func start() async throws -> HostilePeripheralTarget {
+    static func start(transactionTimeout: Duration = .seconds(30)) async throws -> HostilePeripheralTarget {
         let link = LoopbackLink()
         let raw = try await RawPeer.start(link.addController())
         try await raw.advertise()
-        let central = try await Central.start(transport: link.addController().specification)
+        let central = try await Central.start(transport: link.addController().specification, transactionTimeout: transactionTimeout)
         let peer = try await central.connect(raw.address, exchangeMTU: false)
         let handle = try await raw.connectionComplete()
         return HostilePeripheralTarget(raw: raw, central: central, peer: peer, handle: handle)

@@ -25,6 +25,10 @@ final class AttributeLink {
     /// The peer's identity address when it is bonded: the GATT server keeps its
     /// configuration under it.
     var bond: BluetoothAddress?
+    /// The Enhanced ATT bearers open on the link, in the order they opened.
+    var enhanced: [EnhancedBearer] = []
+    /// The link is going down: no procedure starts on any of its bearers any more.
+    var detaching = false
 
     init(handle: UInt16, receiveMTU: Int, transactionTimeout: Duration) {
         self.handle = handle
@@ -32,6 +36,23 @@ final class AttributeLink {
     }
 
     var connectionID: GATTServer.ConnectionID { GATTServer.ConnectionID(handle) }
+
+    /// ATT_MTU of the bearer `route` names.
+    func mtu(_ route: BearerRoute) -> Int {
+        switch route {
+        case .unenhanced: return bearer.mtu
+        case let .enhanced(enhanced): return enhanced.bearer.mtu
+        }
+    }
+
+    /// Runs `body` on the bearer `route` names, where it is stored.
+    @inline(__always)
+    func withBearer<Result, Failure: Error>(_ route: BearerRoute, _ body: (inout ATTBearer) throws(Failure) -> Result) throws(Failure) -> Result {
+        switch route {
+        case .unenhanced: return try body(&bearer)
+        case let .enhanced(enhanced): return try body(&enhanced.bearer)
+        }
+    }
 
     /// Runs `body` on the bearer where it is stored. Calling a method on `link.bearer`
     /// copies the whole struct out of the object first (its queues and state retained,

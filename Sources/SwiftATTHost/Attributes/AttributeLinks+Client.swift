@@ -1,8 +1,9 @@
 import SwiftATTPDU
 import SwiftATTGATT
 
-/// The GATT client on the loop: procedures run one at a time per link over its bearer,
-/// notifications reach their listeners, Write Commands wait for buffer room.
+/// The GATT client on the loop: procedures run one at a time per bearer — on a link with
+/// Enhanced ATT bearers, as many at once as it has bearers — notifications reach their
+/// listeners, Write Commands wait for buffer room.
 extension AttributeLinks {
     /// The error for work on a link that is not (or no longer) there.
     static let notConnected = GATTClientError.disconnected(.init(code: 0x02, name: "Unknown Connection Identifier"))
@@ -21,60 +22,71 @@ extension AttributeLinks {
         if let index = link.client.waiting.firstIndex(where: { $0.id == id }) {
             let driver = link.client.waiting.remove(at: index)
             _ = driver.cancel()
-        } else if let running = link.client.running, running.driver.id == id {
+        } else if let route = route(running: id, on: link), let running = link.client.running(on: route) {
             if let next = running.driver.cancel() {
-                link.client.running = nil
-                sendClientRequest(next, for: running.driver, on: link)
+                link.client.setRunning(nil, on: route)
+                sendClientRequest(next, for: running.driver, on: link, via: route)
             }
-            if running.driver.isFinished, link.client.running?.driver === running.driver {
-                link.client.running = nil
+            if running.driver.isFinished, link.client.running(on: route)?.driver === running.driver {
+                link.client.setRunning(nil, on: route)
             }
             advanceClient(on: link)
         }
     }
 
-    /// Starts waiting procedures until one has a request outstanding.
-    private func advanceClient(on link: AttributeLink) {
-        while link.client.running == nil, !link.client.waiting.isEmpty {
-            let driver = link.client.waiting.removeFirst()
-            if let request = driver.start(mtu: link.bearer.mtu) {
-                sendClientRequest(request, for: driver, on: link)
+    /// The bearer procedure `id` has its request outstanding on.
+    private func route(running id: Int, on link: AttributeLink) -> BearerRoute? {
+        if link.client.running?.driver.id == id { return .unenhanced }
+        return link.enhanced.first { $0.running?.driver.id == id }.map(BearerRoute.enhanced)
+    }
+
+    /// Starts waiting procedures, in order, while a bearer they may run on is free.
+    func advanceClient(on link: AttributeLink) {
+        guard !link.detaching else { return }
+        while let (index, route) = link.client.nextStart(enhanced: link.enhanced) {
+            let driver = link.client.waiting.remove(at: index)
+            if let request = driver.start(mtu: link.mtu(route)) {
+                sendClientRequest(request, for: driver, on: link, via: route)
             }
         }
     }
 
     /// Hands a procedure's request to the bearer (Exchange MTU to the bearer's own call).
-    private func sendClientRequest(_ request: ATTPDU, for driver: any ProcedureDriver, on link: AttributeLink) {
+    private func sendClientRequest(_ request: ATTPDU, for driver: any ProcedureDriver, on link: AttributeLink,
+                                   via route: BearerRoute) {
         nextToken += 1
         let token = nextToken
         do throws(ATTBearerError) {
-            let actions = request.opcode == .exchangeMTURequest
-                ? try link.bearer.exchangeMTU(token: token, now: .now)
-                : try link.bearer.request(request, token: token, now: .now)
-            link.client.running = GATTClientSession.Running(driver: driver, token: token)
-            perform(actions, on: link)
+            let now = ContinuousClock.now
+            let actions = try link.withBearer(route) { bearer throws(ATTBearerError) in
+                request.opcode == .exchangeMTURequest
+                    ? try bearer.exchangeMTU(token: token, now: now)
+                    : try bearer.request(request, token: token, now: now)
+            }
+            link.client.setRunning(GATTClientSession.Running(driver: driver, token: token), on: route)
+            perform(actions, on: link, via: route)
         } catch {
             // Its Execute Write (cancel), if it asks for one, is two octets: it fits any
             // ATT_MTU, and a closed bearer refuses it too, which ends the procedure.
             if let next = driver.refused(GATTClientError(error)) {
-                sendClientRequest(next, for: driver, on: link)
+                sendClientRequest(next, for: driver, on: link, via: route)
             }
         }
     }
 
-    /// What the bearer hands the client: answers, failures and pushed values.
-    func clientAction(_ action: ATTBearer.Action, on link: AttributeLink) {
+    /// What a bearer hands the client: answers, failures and pushed values.
+    func clientAction(_ action: ATTBearer.Action, on link: AttributeLink, via route: BearerRoute = .unenhanced) {
         switch action {
         case let .response(token, pdu):
-            guard let running = link.client.running, running.token == token else { return }
-            link.client.running = nil
+            guard let running = link.client.running(on: route), running.token == token else { return }
+            link.client.setRunning(nil, on: route)
             if let next = running.driver.receive(pdu) {
-                sendClientRequest(next, for: running.driver, on: link)
+                sendClientRequest(next, for: running.driver, on: link, via: route)
             }
             advanceClient(on: link)
         case let .requestFailed(token, error):
-            guard let running = link.client.running, running.token == token else { return }
-            link.client.running = nil
+            guard let running = link.client.running(on: route), running.token == token else { return }
+            link.client.setRunning(nil, on: route)
             running.driver.fail(GATTClientError(error))
             advanceClient(on: link)
         case let .notification(handle, value):

@@ -54,7 +54,7 @@ final class AttributeLinks {
 
     /// The bearer's actions for one received ATT PDU, kept between frames so that a
     /// batch allocates nothing.
-    @exclusivity(unchecked) private var receivedActions: [ATTBearer.Action] = []
+    @exclusivity(unchecked) var receivedActions: [ATTBearer.Action] = []
     /// Bearer tokens: our requests and indications, each matched to its answer.
     var nextToken = 0
     /// Indications sent by token, for the event their confirmation raises.
@@ -134,8 +134,12 @@ final class AttributeLinks {
         let link = links.remove(at: i)
         linksByHandle[Int(handle)] = nil
         let cause = cause ?? ATTBearerError.DisconnectReason(code: reason.rawValue, name: reason.name)
+        link.detaching = true
         perform(link.bearer.close(reason: cause), on: link)
         link.client.close(with: .disconnected(cause))
+        let enhanced = link.enhanced
+        link.enhanced = []
+        for bearer in enhanced { perform(bearer.bearer.close(reason: cause), on: link, via: .enhanced(bearer)) }
         if let server = gattServer {
             server.disconnect(link.connectionID)
             emitSubscriptionChanges(of: server)
@@ -183,30 +187,47 @@ final class AttributeLinks {
     var nextDeadline: ContinuousClock.Instant? {
         var earliest: ContinuousClock.Instant?
         for link in links {
-            guard let deadline = link.withBearer({ $0.nextDeadline }) else { continue }
-            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+            if let deadline = link.withBearer({ $0.nextDeadline }), earliest.map({ deadline < $0 }) ?? true {
+                earliest = deadline
+            }
+            for enhanced in link.enhanced {
+                if let deadline = enhanced.bearer.nextDeadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+            }
         }
         return earliest
     }
 
     /// Fails the transactions whose deadline has passed.
     func expire(now: ContinuousClock.Instant) {
-        for link in links where link.withBearer({ $0.nextDeadline }).map({ $0 <= now }) ?? false {
-            perform(link.bearer.expire(now: now), on: link)
+        for link in links {
+            if link.withBearer({ $0.nextDeadline }).map({ $0 <= now }) ?? false {
+                perform(link.bearer.expire(now: now), on: link)
+            }
+            for enhanced in link.enhanced where enhanced.bearer.nextDeadline.map({ $0 <= now }) ?? false {
+                perform(enhanced.bearer.expire(now: now), on: link, via: .enhanced(enhanced))
+            }
         }
     }
 
     // MARK: The bearer's actions
 
-    /// Carries out what a bearer asked for, in order.
-    func perform(_ actions: [ATTBearer.Action], on link: AttributeLink) {
+    /// Carries out what the bearer `route` names asked for, in order.
+    func perform(_ actions: [ATTBearer.Action], on link: AttributeLink, via route: BearerRoute = .unenhanced) {
         for action in actions {
             switch action {
             case let .send(pdu):
-                l2cap.send(channel: L2CAPChannelIdentifier.attribute, payload: EncodedBytes(pdu), handle: link.handle)
+                switch route {
+                case .unenhanced:
+                    l2cap.send(channel: L2CAPChannelIdentifier.attribute, payload: EncodedBytes(pdu), handle: link.handle)
+                case let .enhanced(enhanced):
+                    _ = l2cap.creditBased.send(pdu, on: enhanced.key)
+                }
             case let .serve(pdu):
-                serve(pdu, on: link)
+                serve(pdu, on: link, via: route)
             case let .mtuChanged(mtu):
+                // An Enhanced bearer's ATT_MTU is its channel's; the server's pushes and
+                // the application's MTU are the unenhanced bearer's.
+                guard case .unenhanced = route else { continue }
                 gattServer?.setMTU(mtu, for: link.connectionID)
                 emit(.mtuChanged(link.handle, mtu))
             case let .indicationConfirmed(token):
@@ -220,13 +241,19 @@ final class AttributeLinks {
                 indicationTokens[token] = nil
                 signalRoomIfWaiting()
             case .closed:
-                // Core 5.4 Vol 3 Part F §3.3.3: after a transaction timeout no more ATT on
-                // this link; swift-att ends the link.
-                hci.send(Disconnect(connectionHandle: link.handle).packet, timeout: .seconds(3)) { _ in }
+                switch route {
+                case .unenhanced:
+                    // Core 5.4 Vol 3 Part F §3.3.3: after a transaction timeout no more ATT
+                    // on this bearer; swift-att ends the link.
+                    hci.send(Disconnect(connectionHandle: link.handle).packet, timeout: .seconds(3)) { _ in }
+                case let .enhanced(enhanced):
+                    // An Enhanced bearer that timed out is its channel: that one closes.
+                    closeEnhanced(enhanced, on: link)
+                }
             case .dropped:
                 break
             case .response, .requestFailed, .notification, .indication:
-                clientAction(action, on: link)
+                clientAction(action, on: link, via: route)
             }
         }
     }
@@ -234,7 +261,7 @@ final class AttributeLinks {
     // MARK: The GATT server
 
     /// A request or command for our GATT server; requests get exactly one response.
-    private func serve(_ pdu: ATTPDU, on link: AttributeLink) {
+    private func serve(_ pdu: ATTPDU, on link: AttributeLink, via route: BearerRoute) {
         if case let .signedWriteCommand(command) = pdu {
             // Written only when the signer's bond checks the signature; dropped silently
             // otherwise, as a command is (Part F §3.4.5.4).
@@ -246,14 +273,14 @@ final class AttributeLinks {
         }
         let response: ATTPDU?
         if let server = gattServer {
-            response = server.handle(pdu, from: link.connectionID, mtu: link.bearer.mtu)
+            response = server.handle(pdu, from: link.connectionID, mtu: link.mtu(route))
             emitSubscriptionChanges(of: server)
         } else {
             response = .errorResponse(ErrorResponse(requestOpcode: pdu.opcode, handle: 0, errorCode: .requestNotSupported))
         }
         guard pdu.opcode.kind == .request, let response else { return }
         do throws(ATTBearerError) {
-            perform(try link.bearer.respond(response), on: link)
+            perform(try link.withBearer(route) { bearer throws(ATTBearerError) in try bearer.respond(response) }, on: link, via: route)
         } catch {
             // The bearer refused (closed, or the response exceeds ATT_MTU): nothing to send.
         }
@@ -299,6 +326,15 @@ final class AttributeLinks {
         emitSubscriptionChanges(of: server)
         for (id, pdu) in owed {
             guard let link = links.first(where: { $0.connectionID == id }) else { continue }
+            push(pdu, on: link)
+        }
+    }
+
+    /// `Peripheral.updateValues`: the server's PDUs for several values, each to its link.
+    func update(_ updates: [(characteristic: GATTCharacteristic, value: [UInt8])]) {
+        guard let server = gattServer else { return }
+        for (id, pdu) in server.update(updates) {
+            guard let link = link(id.rawValue) else { continue }
             push(pdu, on: link)
         }
     }

@@ -5,10 +5,12 @@ import SwiftATTGATT
 /// their turn, the one running, who listens for notifications, and Write Commands
 /// waiting for room in the controller's buffers.
 ///
-/// One procedure runs at a time. The bearer would interleave the requests of several,
-/// but procedures that prepare writes share the server's one prepare queue (Core 5.4
-/// Vol 3 Part F §3.4.6), and a procedure-at-a-time order is what a caller expects when it
-/// awaits one call after another.
+/// One procedure runs at a time on each bearer: the bearer would interleave the requests
+/// of several, but a procedure-at-a-time order is what a caller expects when it awaits
+/// one call after another. With Enhanced ATT bearers, procedures the application asks
+/// for at once run at once, one per bearer — except those that prepare writes, which
+/// share the server's one prepare queue (Core 5.4 Vol 3 Part F §3.4.6) and so take
+/// turns.
 final class GATTClientSession {
     struct Running {
         let driver: any ProcedureDriver
@@ -32,6 +34,8 @@ final class GATTClientSession {
     }
 
     var waiting: [any ProcedureDriver] = []
+    /// The procedure with a request outstanding on the unenhanced bearer (each Enhanced
+    /// bearer keeps its own, `EnhancedBearer.running`).
     var running: Running?
     /// In the order they were added. An array, not a dictionary keyed by id: a link has
     /// a listener or two, and each value walks them (a dictionary's walk retains its
@@ -56,6 +60,45 @@ final class GATTClientSession {
             last = index
         }
         if let last { listeners[last].staging.stage(notification, in: &staged) }
+    }
+
+    func running(on route: BearerRoute) -> Running? {
+        switch route {
+        case .unenhanced: return running
+        case let .enhanced(enhanced): return enhanced.running
+        }
+    }
+
+    func setRunning(_ new: Running?, on route: BearerRoute) {
+        switch route {
+        case .unenhanced: running = new
+        case let .enhanced(enhanced): enhanced.running = new
+        }
+    }
+
+    /// The first waiting procedure that may start now, and the free bearer it starts
+    /// on: the unenhanced one first, then the Enhanced ones in order. Exchange MTU only
+    /// runs on the unenhanced bearer; a procedure that queues prepared writes waits while
+    /// another is running (the server's prepare queue is the client's, not the bearer's).
+    func nextStart(enhanced: [EnhancedBearer]) -> (index: Int, route: BearerRoute)? {
+        guard !waiting.isEmpty else { return nil }
+        let unenhancedFree = running == nil
+        let freeEnhanced = enhanced.first { $0.running == nil && !$0.bearer.isClosed }
+        guard unenhancedFree || freeEnhanced != nil else { return nil }
+        var preparing = running?.driver.placement == .preparesWrites
+        for bearer in enhanced where bearer.running?.driver.placement == .preparesWrites { preparing = true }
+        for (index, driver) in waiting.enumerated() {
+            switch driver.placement {
+            case .unenhanced:
+                if unenhancedFree { return (index, .unenhanced) }
+            case .preparesWrites where preparing:
+                continue
+            case .anyBearer, .preparesWrites:
+                if unenhancedFree { return (index, .unenhanced) }
+                if let freeEnhanced { return (index, .enhanced(freeEnhanced)) }
+            }
+        }
+        return nil
     }
 
     /// Adds listener `id`, or replaces the one with that id.

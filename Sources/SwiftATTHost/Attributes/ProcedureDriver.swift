@@ -22,6 +22,18 @@ protocol ProcedureDriver: AnyObject {
     func cancel() -> ATTPDU?
     /// Whether the result has been reported.
     var isFinished: Bool { get }
+    /// Which bearers the procedure may run on.
+    var placement: ProcedurePlacement { get }
+}
+
+/// Where a procedure may run on a link with Enhanced ATT bearers.
+enum ProcedurePlacement {
+    case anyBearer
+    /// Exchange MTU: only the unenhanced bearer negotiates its ATT_MTU.
+    case unenhanced
+    /// Long and reliable writes queue prepared writes, which one client shares across
+    /// bearers: one such procedure at a time.
+    case preparesWrites
 }
 
 /// Drives one `GATTProcedure` and reports its result once.
@@ -43,6 +55,14 @@ final class ProcedureRun<Procedure: GATTProcedure>: ProcedureDriver {
     }
 
     var isFinished: Bool { completion == nil }
+
+    var placement: ProcedurePlacement {
+        if Procedure.self == MTUExchange.self { return .unenhanced }
+        if Procedure.self == GATTClient.WriteLongCharacteristicValues.self || Procedure.self == GATTClient.ReliableWrites.self {
+            return .preparesWrites
+        }
+        return .anyBearer
+    }
 
     func start(mtu: Int) -> ATTPDU? {
         var procedure = make(mtu)

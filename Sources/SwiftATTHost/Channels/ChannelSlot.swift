@@ -19,6 +19,9 @@ final class ChannelSlot {
     let mode: CreditBasedFlowControlMode
     var machine: CreditBasedChannel
     let inbox: SDUInbox
+    /// The host's own reader (an Enhanced ATT bearer), which takes SDUs as they complete
+    /// instead of the inbox.
+    var sink: ChannelSink?
     /// The sizes the public channel reports, kept in step with the machine's.
     let sizes: ChannelSizes
     var statistics = L2CAPChannelStatistics()
@@ -58,6 +61,10 @@ final class ChannelSlot {
     /// clean end), writers and flushes are answered.
     func end(_ error: L2CAPChannelError?, writers failure: L2CAPChannelError) {
         inbox.finish(throwing: error, reason: machine.closeReason ?? .linkLost)
+        if let sink {
+            self.sink = nil
+            sink.ended(error)
+        }
         let waiting = writers
         writers = []
         for writer in waiting { writer.completion(failure) }

@@ -14,7 +14,8 @@ extension Controller {
         let id = Self.listenerIDs.add(1, ordering: .relaxed).newValue
         let registered = await perform(orElse: false) { [self] stack in
             guard stack.l2cap.creditBased.listeners[psm] == nil else { return false }
-            stack.l2cap.creditBased.listeners[psm] = .init(id: id, parameters: parameters, controller: self, accepted: continuation)
+            stack.l2cap.creditBased.listeners[psm] = .init(id: id, parameters: parameters, controller: self,
+                                                          deliver: { continuation.yield($0) }, finish: { continuation.finish() })
             return true
         }
         guard registered else {

@@ -98,7 +98,7 @@ extension CreditBasedChannels {
             return .refused(.unacceptableParameters)
         }
         links[handle] = link
-        listener.accepted.yield(channel)
+        listener.deliver(channel)
         return LECreditBasedConnectionResponse(destinationCID: cid, mtu: parameters.mtu, mps: parameters.mps,
                                                initialCredits: parameters.credits, result: .success)
     }
@@ -146,7 +146,7 @@ extension CreditBasedChannels {
             accepted.append(channel)
         }
         links[handle] = link
-        for channel in accepted { listener.accepted.yield(channel) }
+        for channel in accepted { listener.deliver(channel) }
         return CreditBasedConnectionResponse(mtu: parameters.mtu, mps: parameters.mps, initialCredits: parameters.credits,
                                              result: .success, destinationCIDs: destinations)
     }

@@ -34,6 +34,7 @@ extension CreditBasedChannels {
             if failure == nil {
                 slot.machine.receiveSizes(mtu: mtu, mps: mps)
                 slot.sizes.update(slot.machine.configuration)
+                slot.sink?.resized()
             } else {
                 // Back to the sizes the public channel still reports.
                 slot.machine.receiveSizes(mtu: UInt16(slot.sizes.mtu.load(ordering: .relaxed)),
@@ -67,6 +68,7 @@ extension CreditBasedChannels {
         for slot in slots {
             slot.machine.peerReconfigured(mtu: request.mtu, mps: request.mps)
             slot.sizes.update(slot.machine.configuration)
+            slot.sink?.resized()
             pump(slot)
         }
         return .success

@@ -60,7 +60,11 @@ final class CreditBasedChannels {
         var id: Int
         var parameters: L2CAPChannelParameters
         var controller: Controller
-        var accepted: AsyncStream<L2CAPChannel>.Continuation
+        /// Takes each channel accepted: an application's listener yields it to its
+        /// stream; the host's own (Enhanced ATT) makes it a bearer.
+        var deliver: (L2CAPChannel) -> Void
+        /// The listener is gone (the host stopped).
+        var finish: () -> Void
     }
 
     let hci: HCIConversation
@@ -69,7 +73,7 @@ final class CreditBasedChannels {
     var links: [UInt16: Link] = [:]
     var listeners: [SPSM: Listener] = [:]
     /// Channels with SDUs staged during this read of the transport.
-    private var staged: [ChannelSlot] = []
+    var staged: [ChannelSlot] = []
     /// Requests waiting for an answer, and closes waiting to drain, on every link: when
     /// zero, `nextDeadline` need not look.
     var timedCount = 0
@@ -93,11 +97,17 @@ final class CreditBasedChannels {
         do throws(CreditBasedChannelError) {
             slot.statistics.receivedFrames += 1
             if let sdu = try slot.machine.receive(payload) {
-                // The payload is the transport's buffer: the reader gets its own copy.
                 slot.statistics.receivedSDUs += 1
                 slot.statistics.receivedOctets += sdu.count
-                slot.staged.append(Array(sdu))
-                if slot.staged.count == 1 { staged.append(slot) }
+                if let sink = slot.sink {
+                    // The host reads its own channels at once: the credit goes back now.
+                    sink.receive(sdu)
+                    _ = slot.machine.consumed()
+                } else {
+                    // The payload is the transport's buffer: the reader gets its own copy.
+                    slot.staged.append(Array(sdu))
+                    if slot.staged.count == 1 { staged.append(slot) }
+                }
             }
         } catch {
             if case let .violation(violation) = error {
@@ -346,7 +356,7 @@ final class CreditBasedChannels {
     /// The host is stopping: as if every link went down.
     func shutdown(_ reason: ControllerError) {
         for handle in Array(links.keys) { disconnected(handle, reason: nil) }
-        for listener in listeners.values { listener.accepted.finish() }
+        for listener in listeners.values { listener.finish() }
         listeners = [:]
         _ = reason
     }

@@ -60,6 +60,16 @@ final class SDUInbox: Sendable {
     }
 
     /// The loop let go of the channel: its last figures stay here.
+    /// Everything the reader has not taken, for a host reader taking the channel over
+    /// (`CreditBasedChannels.attach`).
+    func takeAll() -> [[UInt8]] {
+        state.withLock { state in
+            let buffer = state.buffer
+            state.buffer = []
+            return buffer
+        }
+    }
+
     func keep(_ statistics: L2CAPChannelStatistics) {
         state.withLock { $0.statistics = statistics }
     }

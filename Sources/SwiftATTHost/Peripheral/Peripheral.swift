@@ -72,7 +72,12 @@ public final class Peripheral: Sendable {
         }
         let peripheral = Peripheral(controller: controller, database: database, info: info, readvertising: readvertising)
         let updates = peripheral.updates
-        await controller.perform { stack in stack.install(GATTServer(database: database, configuration: configuration), updates: updates) }
+        // A database announcing Enhanced ATT is served on bearers to PSM 0x0027 too.
+        let acceptsEnhancedATT = database.serverFeatures.contains(.enhancedATT)
+        await controller.perform { stack in
+            stack.install(GATTServer(database: database, configuration: configuration), updates: updates)
+            if acceptsEnhancedATT { _ = stack.attributes.acceptEnhancedBearers(parameters: .enhancedATT, controller: controller) }
+        }
         peripheral.watchConnections()
         return peripheral
     }
@@ -153,6 +158,18 @@ public final class Peripheral: Sendable {
     public func updateValue(_ value: [UInt8], for characteristic: GATTCharacteristic) -> Bool {
         guard updates.admit() else { return false }
         return loop.submitUpdate(value, for: characteristic, gate: updates)
+    }
+
+    /// Stores several values at once and pushes them to their subscribers: a central
+    /// that takes Multiple Handle Value Notifications (it set that bit of Client
+    /// Supported Features) gets the notified ones together, as few PDUs as its ATT_MTU
+    /// allows (Core 5.4 Vol 3 Part F §3.4.7.4); every other subscriber gets each value as
+    /// `updateValue` sends it. For related values that change together (a sensor's
+    /// readings of one instant); a stream of one characteristic goes faster through
+    /// `updateValue`. Returns once the loop has queued the PDUs; values to a link whose
+    /// queue is full are not held back.
+    public func updateValues(_ updates: [(characteristic: GATTCharacteristic, value: [UInt8])]) async {
+        await controller.perform(orElse: ()) { stack in stack.attributes.update(updates) }
     }
 
     /// The current value of a characteristic with a stored value.

@@ -1,0 +1,216 @@
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHost
+import SwiftATTL2CAP
+import Testing
+import TestSupport
+
+/// A hostile central against a swift-att peripheral's Enhanced ATT bearers: raw
+/// signaling and ATT PDUs in K-frames from a `RawPeer`. Each request is answered on the
+/// bearer it came on, whatever the others do; what breaks ATT's rules is answered as on
+/// the unenhanced bearer; a bearer the peer closes takes nothing else with it.
+@Suite struct HostileEnhancedATTTests {
+    /// The raw peer's ends of its two bearers.
+    static let rawCIDs: [UInt16] = [0x0040, 0x0041]
+    /// The peripheral takes SDUs (ATT PDUs) to 100 octets; the raw peer to 80: ATT_MTU 80.
+    static let parameters = L2CAPChannelParameters(mtu: 100, mps: 100, credits: 10, security: .open)
+
+    struct Setup {
+        let target: HostileCentralTarget
+        /// The peripheral's ends of the two bearers, in the order of `rawCIDs`.
+        let cids: [UInt16]
+
+        static func start(parameters: L2CAPChannelParameters = HostileEnhancedATTTests.parameters) async throws -> Setup {
+            let target = try await HostileCentralTarget.start()
+            try await target.peripheral.controller.acceptEnhancedATT(parameters: parameters)
+            return Setup(target: target, cids: [])
+        }
+
+        var raw: RawPeer { target.raw }
+
+        func signal(_ command: LESignalingCommand, identifier: UInt8 = 1) throws {
+            let bytes = command.packet(identifier: identifier).encoded()
+            try raw.sendACL(RawPeer.frame(channel: L2CAPChannelIdentifier.leSignaling, length: bytes.count) + bytes)
+        }
+
+        func nextSignal(_ what: String) async throws -> LESignalingFrame {
+            try await raw.next(what) { inbound -> LESignalingFrame? in
+                guard case let .frame(frame) = inbound, frame.channel == L2CAPChannelIdentifier.leSignaling else { return nil }
+                return try? LESignalingFrame(parsing: frame.payload)
+            }
+        }
+
+        /// Opens the two bearers in one Enhanced Credit Based request; the answer.
+        func openBearers() async throws -> CreditBasedConnectionResponse {
+            try signal(.creditBasedConnectionRequest(.init(spsm: .enhancedATT, mtu: 80, mps: 80, initialCredits: 20,
+                                                           sourceCIDs: HostileEnhancedATTTests.rawCIDs)))
+            let answer = try await nextSignal("the Credit Based Connection Response")
+            guard case let .creditBasedConnectionResponse(response) = answer.command else {
+                throw TimedOut(what: "a Credit Based Connection Response, got \(answer)")
+            }
+            return response
+        }
+
+        /// `openBearers`, which must succeed.
+        func opened() async throws -> Setup {
+            let response = try await openBearers()
+            try #require(response.result == .success && response.destinationCIDs.count == 2)
+            return Setup(target: target, cids: response.destinationCIDs)
+        }
+
+        /// An ATT PDU as one SDU in one K-frame on bearer `index`.
+        func send(_ pdu: [UInt8], on index: Int) throws {
+            let payload = le(pdu.count) + pdu
+            try raw.sendACL(RawPeer.frame(channel: cids[index], length: payload.count) + payload)
+        }
+
+        /// The next ATT PDU the peripheral sent on bearer `index` (a one-K-frame SDU).
+        func next(on index: Int, _ what: String = "an ATT PDU on an Enhanced bearer") async throws -> [UInt8] {
+            let cid = HostileEnhancedATTTests.rawCIDs[index]
+            return try await raw.next(what) { inbound -> [UInt8]? in
+                guard case let .frame(frame) = inbound, frame.channel == cid, frame.payload.count >= 2 else { return nil }
+                return Array(frame.payload.dropFirst(2))
+            }
+        }
+
+        var label: UInt16 { get throws { try target.handle(FaultFixture.label) } }
+    }
+
+    static func errorResponse(_ opcode: UInt8, handle: UInt16, _ code: UInt8) -> [UInt8] {
+        [0x01, opcode] + le(handle) + [code]
+    }
+
+    @Test func requestsOnTwoBearersAreAnsweredAtOnceEachOnItsOwn() async throws {
+        let setup = try await Setup.start().opened()
+        let label = try setup.label
+        let long = try setup.target.handle(FaultFixture.long)
+        // Both sent before either answer: each bearer has its own transaction.
+        try setup.send([0x0A] + le(label), on: 0)
+        try setup.send([0x0A] + le(long), on: 1)
+        #expect(try await setup.next(on: 1) == [0x0B] + Array((0..<77).map { UInt8($0) }))
+        #expect(try await setup.next(on: 0) == [0x0B] + FaultFixture.labelText)
+        try await setup.target.expectLinkWorks()
+        await setup.target.stop()
+    }
+
+    @Test func whatBreaksATTsRulesIsAnsweredOnTheBearerItCameOn() async throws {
+        let setup = try await Setup.start().opened()
+        // A Read Request one octet short: Invalid PDU.
+        try setup.send([0x0A, 0x01], on: 1)
+        #expect(try await setup.next(on: 1) == Self.errorResponse(0x0A, handle: 0, 0x04))
+        // Exchange MTU belongs to the unenhanced bearer: Request Not Supported.
+        try setup.send([0x02] + le(200), on: 0)
+        #expect(try await setup.next(on: 0) == Self.errorResponse(0x02, handle: 0, 0x06))
+        // Longer than the bearer's ATT_MTU (80), though within the channel's MTU (100).
+        let setting = try setup.target.handle(FaultFixture.setting)
+        try setup.send([0x12] + le(setting) + [UInt8](repeating: 1, count: 85), on: 1)
+        #expect(try await setup.next(on: 1) == Self.errorResponse(0x12, handle: 0, 0x04))
+        try await setup.target.expectLinkWorks()
+        await setup.target.stop()
+    }
+
+    @Test func aBearerThePeerClosesTakesNothingElseWithIt() async throws {
+        let setup = try await Setup.start().opened()
+        try setup.signal(.disconnectionRequest(.init(destinationCID: setup.cids[0], sourceCID: Self.rawCIDs[0])), identifier: 9)
+        let answer = try await setup.nextSignal("the Disconnection Response")
+        #expect(answer.command == .disconnectionResponse(.init(destinationCID: setup.cids[0], sourceCID: Self.rawCIDs[0])))
+        try setup.send([0x0A] + le(try setup.label), on: 1)
+        #expect(try await setup.next(on: 1) == [0x0B] + FaultFixture.labelText)
+        try await setup.target.expectLinkWorks()
+        await setup.target.stop()
+    }
+
+    /// The default floor: Enhanced ATT asks for an encrypted link, so a peer with no key
+    /// is refused for want of authentication (and would pair).
+    @Test func anUnencryptedLinkIsRefusedByDefault() async throws {
+        let setup = try await Setup.start(parameters: .enhancedATT)
+        let response = try await setup.openBearers()
+        #expect(response.result == .insufficientAuthentication)
+        #expect(response.destinationCIDs.allSatisfy { $0 == 0 })
+        try await setup.target.expectLinkWorks()
+        await setup.target.stop()
+    }
+
+    /// An application listening on 0x0027 keeps it: the host does not take it over.
+    @Test func anApplicationsListenerOnThePSMIsLeftAlone() async throws {
+        let target = try await HostileCentralTarget.start()
+        let listener = try await target.peripheral.controller.listen(on: .enhancedATT)
+        await #expect(throws: L2CAPChannelError.self) { try await target.peripheral.controller.acceptEnhancedATT() }
+        _ = listener
+        await target.stop()
+    }
+}
+
+/// A swift-att central's Enhanced ATT bearers against a raw peripheral that stops
+/// answering on one of them.
+@Suite struct HostileEnhancedATTServerTests {
+    /// The raw peripheral's ends of the bearers it accepts.
+    static let rawCIDs: [UInt16] = [0x0040, 0x0041]
+
+    /// A transaction that times out on an Enhanced bearer closes that bearer (its channel
+    /// is disconnected, Core 5.4 Vol 3 Part F §3.3.3 as Part G §5.3.2 applies it) and
+    /// fails that procedure only: the link and its other bearers go on.
+    @Test func anUnansweredRequestClosesItsBearerOnly() async throws {
+        let target = try await HostilePeripheralTarget.start(transactionTimeout: .seconds(1))
+        let raw = target.raw
+        let peer = target.peer
+        async let opened = peer.openEnhancedBearers(2, parameters: .init(mtu: 100, mps: 100, credits: 10))
+        let request = try await raw.next("the Credit Based Connection Request") { inbound -> (UInt8, CreditBasedConnectionRequest)? in
+            guard case let .frame(frame) = inbound, frame.channel == L2CAPChannelIdentifier.leSignaling,
+                  let signal = try? LESignalingFrame(parsing: frame.payload),
+                  case let .creditBasedConnectionRequest(request) = signal.command else { return nil }
+            return (signal.identifier, request)
+        }
+        #expect(request.1.spsm == .enhancedATT && request.1.sourceCIDs.count == 2)
+        let centralCIDs = request.1.sourceCIDs
+        let response = LESignalingCommand.creditBasedConnectionResponse(.init(
+            mtu: 100, mps: 100, initialCredits: 10, result: .success, destinationCIDs: Self.rawCIDs))
+        let bytes = response.packet(identifier: request.0).encoded()
+        try raw.sendACL(RawPeer.frame(channel: L2CAPChannelIdentifier.leSignaling, length: bytes.count) + bytes)
+        #expect(try await opened == 2)
+
+        // Three reads at once: one per bearer. The raw side holds its answers until it
+        // has all three, then answers the unenhanced bearer and the first Enhanced one.
+        async let reads = withThrowingTaskGroup(of: Result<[UInt8], GATTClientError>.self) { group in
+            for handle: UInt16 in [0x0003, 0x0005, 0x0007] {
+                group.addTask {
+                    do throws(GATTClientError) { return .success(try await peer.read(handle: handle)) } catch { return .failure(error) }
+                }
+            }
+            var results: [Result<[UInt8], GATTClientError>] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+        var seen: [(cid: UInt16, pdu: [UInt8])] = []
+        while seen.count < 3 {
+            seen.append(try await raw.next("a Read Request") { inbound -> (UInt16, [UInt8])? in
+                guard case let .frame(frame) = inbound else { return nil }
+                if frame.channel == L2CAPChannelIdentifier.attribute, frame.payload.first == 0x0A { return (frame.channel, Array(frame.payload)) }
+                if Self.rawCIDs.contains(frame.channel), frame.payload.count >= 3, frame.payload[frame.payload.startIndex + 2] == 0x0A {
+                    return (frame.channel, Array(frame.payload.dropFirst(2)))
+                }
+                return nil
+            })
+        }
+        #expect(Set(seen.map(\.cid)) == Set([L2CAPChannelIdentifier.attribute] + Self.rawCIDs))
+        try raw.sendATT([0x0B, 0xA1])
+        let answered = [UInt8(0x0B), 0xE1]
+        try raw.sendACL(RawPeer.frame(channel: centralCIDs[0], length: answered.count + 2) + le(answered.count) + answered)
+        let results = try await reads
+        let failures = results.compactMap { result -> GATTClientError? in
+            if case let .failure(error) = result { return error }
+            return nil
+        }
+        #expect(results.count == 3 && failures.count == 1, "\(results)")
+        // The silent bearer is disconnected by the central.
+        let disconnection = try await raw.next("the Disconnection Request") { inbound -> DisconnectionRequest? in
+            guard case let .frame(frame) = inbound, frame.channel == L2CAPChannelIdentifier.leSignaling,
+                  let signal = try? LESignalingFrame(parsing: frame.payload),
+                  case let .disconnectionRequest(request) = signal.command else { return nil }
+            return request
+        }
+        #expect(disconnection == DisconnectionRequest(destinationCID: Self.rawCIDs[1], sourceCID: centralCIDs[1]))
+        #expect(await peer.enhancedBearerMTUs == [100])
+        await target.stop()
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import SwiftATTAdvertising
+import SwiftATTCore
+import SwiftATTGATT
+import SwiftATTHCI
+import SwiftATTHost
+import SwiftATTL2CAP
+import SwiftATTLoopback
+import SwiftATTPDU
+import Testing
+import TestSupport
+
+/// Enhanced ATT between two swift-att hosts on the loopback link: the peripheral serves
+/// a database that announces it, the central opens bearers on PSM 0x0027 (pairing first,
+/// as the bearers ask for an encrypted link), and procedures asked for at once run at
+/// once over them — checked in the central's own btsnoop capture, where the requests
+/// leave on several channels before their answers come back.
+@Suite struct LoopbackEnhancedATTTests {
+    static let service = BluetoothUUID(0xEA70)
+    static let valueCount = 24
+
+    static func value(_ index: Int) -> [UInt8] {
+        (0..<(20 + index * 17)).map { UInt8(truncatingIfNeeded: $0 &+ index &* 7) }
+    }
+
+    static func uuid(_ index: Int) -> BluetoothUUID { BluetoothUUID(UInt16(0xEA80 + index)) }
+
+    struct Setup {
+        let link: LoopbackLink
+        let peripheral: Peripheral
+        let central: Central
+        let peer: Peer
+        /// Three values to subscribe to (0xEA7D–0xEA7F).
+        let notified: [GATTCharacteristic]
+        let capture: String
+
+        static func start(serverFeatures: GATTServerFeatures = [.enhancedATT]) async throws -> Setup {
+            let link = LoopbackLink()
+            let peripheralController = link.addController()
+            let centralController = link.addController()
+            var characteristics = (0..<LoopbackEnhancedATTTests.valueCount).map { index in
+                GATTCharacteristic(uuid: LoopbackEnhancedATTTests.uuid(index), properties: [.read, .write],
+                                   value: .bytes(LoopbackEnhancedATTTests.value(index), length: .variable(maximum: 512)))
+            }
+            let notified = (0xEA7D...0xEA7F).map { GATTCharacteristic(uuid: BluetoothUUID(UInt16($0)), properties: [.notify, .indicate]) }
+            characteristics += notified
+            let database = try GATTDatabase(services: [GATTService(uuid: LoopbackEnhancedATTTests.service, characteristics: characteristics)],
+                                            genericAccess: GATTGenericAccess(deviceName: "eatt", appearance: 0),
+                                            serverFeatures: serverFeatures)
+            let peripheral = try await Peripheral.start(transport: peripheralController.specification, database: database)
+            try await peripheral.controller.configureSecurity(SecurityConfiguration(), delegate: AutomaticPairingDelegate())
+            var builder = AdvertisingDataBuilder()
+            try builder.append(.flags(.leGeneralDiscoverableLEOnly))
+            try builder.append(.serviceUUIDs(ServiceUUIDList([LoopbackEnhancedATTTests.service])))
+            try await peripheral.startAdvertising(data: builder.advertisingData.encoded())
+            let capture = FileManager.default.temporaryDirectory.appendingPathComponent("eatt-\(UInt64.random(in: 0...UInt64.max)).btsnoop").path
+            let central = try await Central.start(transport: centralController.specification, capturePath: capture)
+            try await central.controller.configureSecurity(SecurityConfiguration(), delegate: AutomaticPairingDelegate())
+            let device = try #require(try await first(central.scan(services: [LoopbackEnhancedATTTests.service])) { $0 })
+            let peer = try await central.connect(device.address)
+            return Setup(link: link, peripheral: peripheral, central: central, peer: peer, notified: notified, capture: capture)
+        }
+
+        func stop() async {
+            await central.close()
+            await peripheral.close()
+            try? FileManager.default.removeItem(atPath: capture)
+        }
+
+        /// The opcodes of the ATT PDUs the central received, in order.
+        func receivedOpcodes() throws -> [ATTOpcode] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: capture)))
+            return try BTSnoop.records(in: bytes).compactMap { record in
+                guard record.packetType == .aclData, record.direction == .received else { return nil }
+                let p = Array(record.packet)
+                guard p.count >= 9 else { return nil }
+                let cid = UInt16(p[6]) | UInt16(p[7]) << 8
+                let opcodeIndex = cid == 0x0004 ? 8 : 10
+                guard cid == 0x0004 || (0x0040...0x007F).contains(cid), p.count > opcodeIndex else { return nil }
+                return ATTOpcode(p[opcodeIndex])
+            }
+        }
+
+        /// The ATT requests the central sent, in order, with the CID each went on, and
+        /// the number of requests outstanding at once at most (sent and not answered,
+        /// on any bearer). Read once the central has stopped and its capture is whole.
+        func sentRequests() throws -> (cids: [UInt16], opcodes: [ATTOpcode], mostOutstanding: Int) {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: capture)))
+            var cids: [UInt16] = []
+            var opcodes: [ATTOpcode] = []
+            var outstanding = 0
+            var most = 0
+            for record in try BTSnoop.records(in: bytes) where record.packetType == .aclData {
+                let p = Array(record.packet)
+                guard p.count >= 9 else { continue }
+                let cid = UInt16(p[6]) | UInt16(p[7]) << 8
+                // A K-frame's first two octets are the SDU length; the fixed channel has none.
+                let opcodeIndex = cid == 0x0004 ? 8 : 10
+                guard cid == 0x0004 || (0x0040...0x007F).contains(cid), p.count > opcodeIndex else { continue }
+                let opcode = ATTOpcode(p[opcodeIndex])
+                if record.direction == .sent, opcode.kind == .request {
+                    cids.append(cid)
+                    opcodes.append(opcode)
+                    outstanding += 1
+                    most = max(most, outstanding)
+                } else if record.direction == .received, opcode.kind == .response || opcode == .errorResponse {
+                    outstanding -= 1
+                }
+            }
+            return (cids, opcodes, most)
+        }
+    }
+
+    @Test func bearersOpenOnAnEncryptedLinkAndProceduresRunOnThemAtOnce() async throws {
+        let setup = try await Setup.start()
+        #expect(await setup.peer.securityLevel == .none)
+        #expect(try await setup.peer.openEnhancedBearers(5) == 5)
+        // The bearers asked for encryption: the central paired to get it.
+        #expect(await setup.peer.securityLevel.isEncrypted)
+        #expect(await setup.peer.enhancedBearerMTUs == Array(repeating: 517, count: 5))
+        let database = try await setup.peer.discoverDatabase()
+        let characteristics = (0..<Self.valueCount).map { database.characteristics(uuid: Self.uuid($0)).first }
+        let found = characteristics.compactMap { $0 }
+        try #require(found.count == Self.valueCount)
+        // Every value read at once, three times over, from as many tasks.
+        let values = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for round in 0..<3 {
+                for (index, characteristic) in found.enumerated() {
+                    group.addTask { (index + round * 1000, try await setup.peer.read(characteristic)) }
+                }
+            }
+            var values: [Int: [UInt8]] = [:]
+            for try await (key, value) in group { values[key] = value }
+            return values
+        }
+        #expect(values.count == 3 * Self.valueCount)
+        for (key, value) in values where value != Self.value(key % 1000) {
+            Issue.record("read \(key % 1000) in round \(key / 1000) got \(value.count) octets, not its value")
+        }
+        await setup.central.close()
+        let (cids, _, most) = try setup.sentRequests()
+        let enhanced = Set(cids.filter { $0 != 0x0004 })
+        #expect(enhanced.count == 5, "requests went out on \(enhanced.count) Enhanced bearers")
+        #expect(most >= 4, "at most \(most) requests were outstanding at once")
+        await setup.stop()
+    }
+
+    @Test func aPeerWithoutEnhancedATTRefusesAndTheUnenhancedBearerGoesOn() async throws {
+        let setup = try await Setup.start(serverFeatures: [])
+        await #expect(throws: L2CAPChannelError.refusedEnhanced(.spsmNotSupported)) {
+            try await setup.peer.openEnhancedBearers(2)
+        }
+        #expect(await setup.peer.enhancedBearerMTUs.isEmpty)
+        let database = try await setup.peer.discoverDatabase()
+        let characteristic = try #require(database.characteristics(uuid: Self.uuid(3)).first)
+        #expect(try await setup.peer.read(characteristic) == Self.value(3))
+        // No Server Supported Features characteristic when the server announces nothing.
+        #expect(database.characteristics(uuid: GATTAttributeType.serverSupportedFeatures).isEmpty)
+        await setup.stop()
+    }
+
+    @Test func theServerAnnouncesEnhancedATTAndExchangeMTUStaysOnTheUnenhancedBearer() async throws {
+        let setup = try await Setup.start()
+        try await setup.peer.openEnhancedBearers(3)
+        let features = try await setup.peer.read(using: GATTAttributeType.serverSupportedFeatures)
+        #expect(features.map(\.value) == [[GATTServerFeatures.enhancedATT.rawValue]])
+        // Exchange MTU waits for the unenhanced bearer and sets its ATT_MTU only.
+        #expect(try await setup.peer.exchangeMTU() == 517)
+        #expect(await setup.peer.enhancedBearerMTUs == [517, 517, 517])
+        await setup.stop()
+    }
+
+    @Test func preparedWritesAtOnceTakeTurnsAndBothLand() async throws {
+        let setup = try await Setup.start()
+        try await setup.peer.openEnhancedBearers(5)
+        let database = try await setup.peer.discoverDatabase()
+        let a = try #require(database.characteristics(uuid: Self.uuid(1)).first)
+        let b = try #require(database.characteristics(uuid: Self.uuid(2)).first)
+        let first = (0..<400).map { UInt8(truncatingIfNeeded: $0) }
+        let second = (0..<400).map { UInt8(truncatingIfNeeded: $0 * 3) }
+        func halves(_ value: [UInt8], to handle: UInt16) -> [GATTClient.ReliableWrites.Write] {
+            [.init(handle: handle, value: Array(value[..<200])), .init(handle: handle, value: Array(value[200...]), offset: 200)]
+        }
+        // Both queue prepared writes in the server's one prepare queue for this client:
+        // run at once over two bearers, the second's writes would land in the first's
+        // Execute Write.
+        async let one: Void = setup.peer.reliableWrite(halves(first, to: a.valueHandle))
+        async let two: Void = setup.peer.reliableWrite(halves(second, to: b.valueHandle))
+        _ = try await (one, two)
+        #expect(try await setup.peer.read(a) == first)
+        #expect(try await setup.peer.read(b) == second)
+        await setup.central.close()
+        // In the capture: each procedure's Prepare Writes and Execute Write on one
+        // bearer, and no other procedure's in between.
+        let (cids, opcodes, _) = try setup.sentRequests()
+        let writes = zip(cids, opcodes).filter { $0.1 == .prepareWriteRequest || $0.1 == .executeWriteRequest }
+        #expect(writes.map(\.1) == [.prepareWriteRequest, .prepareWriteRequest, .executeWriteRequest,
+                                     .prepareWriteRequest, .prepareWriteRequest, .executeWriteRequest])
+        #expect(Set(writes.prefix(3).map(\.0)).count == 1 && Set(writes.suffix(3).map(\.0)).count == 1)
+        await setup.stop()
+    }
+
+    @Test func notificationsAndIndicationsArriveWithBearersOpen() async throws {
+        let setup = try await Setup.start()
+        try await setup.peer.openEnhancedBearers(2)
+        let database = try await setup.peer.discoverDatabase()
+        let characteristic = try #require(database.characteristics(uuid: BluetoothUUID(0xEA7F)).first)
+        let stream = try await setup.peer.notifications(of: characteristic)
+        try await eventually("the peripheral sees the subscription") {
+            setup.peripheral.updateValue([1, 2, 3], for: setup.notified[2])
+        }
+        let value = try #require(try await first(stream) { $0.value })
+        #expect(value == [1, 2, 3])
+        await setup.stop()
+    }
+
+    @Test func theLinkGoingDownFailsWhatRunsOnEveryBearer() async throws {
+        let setup = try await Setup.start()
+        try await setup.peer.openEnhancedBearers(5)
+        let database = try await setup.peer.discoverDatabase()
+        let characteristic = try #require(database.characteristics(uuid: Self.uuid(0)).first)
+        try await setup.peer.disconnect()
+        await #expect(throws: GATTClientError.self) { try await setup.peer.read(characteristic) }
+        #expect(await setup.peer.enhancedBearerMTUs.isEmpty)
+        await setup.stop()
+    }
+
+    /// Several values at once: in one Multiple Handle Value Notification to a client
+    /// that announced it takes them, one notification each to one that did not.
+    @Test(arguments: [true, false])
+    func valuesUpdatedTogetherArriveInOneNotificationWhenTheClientTakesThem(announced: Bool) async throws {
+        let setup = try await Setup.start()
+        try await setup.peer.openEnhancedBearers(1)
+        if announced {
+            let written = try await setup.peer.announceClientFeatures([.enhancedATT, .multipleHandleValueNotifications])
+            #expect(written == [0x06])
+        }
+        let database = try await setup.peer.discoverDatabase()
+        let stream = setup.peer.values()
+        for uuid in 0xEA7D...0xEA7F {
+            let characteristic = try #require(database.characteristics(uuid: BluetoothUUID(UInt16(uuid))).first)
+            try await setup.peer.setNotify(.notification, for: characteristic)
+        }
+        let updates = setup.notified.enumerated().map { (characteristic: $0.element, value: Array(repeating: UInt8($0.offset + 1), count: 10 + $0.offset)) }
+        await setup.peripheral.updateValues(updates)
+        let received = try #require(try await withTimeout(.seconds(30)) {
+            var values: [[UInt8]] = []
+            for try await notification in stream {
+                values.append(notification.value)
+                if values.count == 3 { break }
+            }
+            return values
+        })
+        #expect(received == updates.map(\.value))
+        await setup.central.close()
+        let opcodes = try setup.receivedOpcodes()
+        let pushed = opcodes.filter { $0 == .multipleHandleValueNotification || $0 == .handleValueNotification }
+        #expect(pushed == (announced ? [.multipleHandleValueNotification] : Array(repeating: .handleValueNotification, count: 3)))
+        await setup.stop()
+    }
+
+    /// Many values read in one call: Read Multiple Variable requests, whatever cut
+    /// completed, every value whole and in order.
+    @Test func manyValuesReadTogetherComeBackWholeInFewRequests() async throws {
+        let setup = try await Setup.start()
+        try await setup.peer.openEnhancedBearers(2)
+        let database = try await setup.peer.discoverDatabase()
+        let characteristics = try (0..<Self.valueCount).map { try #require(database.characteristics(uuid: Self.uuid($0)).first) }
+        let values = try await setup.peer.read(characteristics)
+        #expect(values.count == Self.valueCount)
+        for (index, value) in values.enumerated() where value != Self.value(index) {
+            Issue.record("value \(index): \(value.count) octets, not its own")
+        }
+        await setup.central.close()
+        let (_, opcodes, _) = try setup.sentRequests()
+        let multiple = opcodes.filter { $0 == .readMultipleVariableRequest }.count
+        let single = opcodes.filter { $0 == .readRequest }.count
+        #expect(multiple >= 1 && single == 0, "\(multiple) Read Multiple Variable, \(single) Read Requests")
+        await setup.stop()
+    }
+}
