@@ -123,7 +123,7 @@ let package = Package(
         // notifications, and pairing (with the Security Manager's sessions on their own).
         .executableTarget(
             name: "HostBenchmarks",
-            dependencies: ["SwiftATTCore", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTGATT",
+            dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTGATT",
                            "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTLoopback", "SwiftATTSMP", "SwiftATTSecurity",
                            "SwiftATTCrypto", "BenchmarkTables", "BenchSupport", "TestSupport"],
             path: "Benchmarks/HostBenchmarks"

@@ -13,6 +13,16 @@ enum CPUClock {
         return s(usage.ru_utime) + s(usage.ru_stime)
     }
 
+    /// How many times this process's threads have given up the CPU to wait (voluntary
+    /// context switches, from getrusage): a thread that sleeps in poll or on a lock and
+    /// is woken counts one. The sleeps and wake-ups between threads cost CPU time of
+    /// their own.
+    static func voluntaryContextSwitches() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_nvcsw
+    }
+
     /// The CPU time the calling thread has used, to the nanosecond: on a host's loop
     /// thread, what that host cost, whatever the rest of the process did meanwhile.
     static func threadSeconds() -> Double {

@@ -11,14 +11,16 @@ import SwiftATTTransport
 // `swift run -c release swift-att-host-benchmarks`; `--quick` for a smoke run of a few
 // seconds; `--no-bumble` to skip the columns that need the bench's Python venv;
 // `--only LENGTH/LINKS` for one case of the loopback table; `--pairing-only` for the
-// pairing tables alone (PairingReport); `--crypto-only` for its table of crypto calls alone.
+// pairing tables alone (PairingReport); `--crypto-only` for its table of crypto calls alone;
+// `--channels-only` for the credit-based channel tables (ChannelReport); `--eatt-only` for
+// the Enhanced ATT tables (EATTReport).
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print("""
     usage: swift-att-host-benchmarks [--quick] [--no-bumble] [--only LENGTH/LINKS]
                                      [--own-loops | --shared-loop | --per-host | --split] [--buffers N]
                                      [--count N] [--runs N] [--ceiling-only] [--pairing-only | --no-pairing]
-                                     [--crypto-only] [--channels-only | --no-channels]
+                                     [--crypto-only] [--channels-only | --no-channels] [--eatt-only | --no-eatt]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
@@ -33,6 +35,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
                      over Bumble's controllers); --no-pairing leaves them out
       --crypto-only  only the table of SwiftATTCrypto's calls (the last of the pairing tables)
       --channels-only only the credit-based channel tables (ChannelReport); --no-channels leaves them out
+      --eatt-only    only the Enhanced ATT tables (EATTReport); --no-eatt leaves them out
     """)
     exit(0)
 }
@@ -60,6 +63,11 @@ if CommandLine.arguments.contains("--pairing-only") {
 let channelReport = ChannelReport(quick: quick, runs: runs, withBumble: withBumble)
 if CommandLine.arguments.contains("--channels-only") {
     try await channelReport.run()
+    exit(0)
+}
+let eattReport = EATTReport(quick: quick, runs: runs, withBumble: withBumble)
+if CommandLine.arguments.contains("--eatt-only") {
+    try await eattReport.run()
     exit(0)
 }
 
@@ -210,6 +218,11 @@ if !withBumble || !BumbleHostFigures.available {
 if !ceilingOnly && only == nil && !CommandLine.arguments.contains("--no-channels") {
     print()
     try await channelReport.run()
+}
+
+if !ceilingOnly && only == nil && !CommandLine.arguments.contains("--no-eatt") {
+    print()
+    try await eattReport.run()
 }
 
 // Pairing last: it needs no case of the tables above (`--only`, `--ceiling-only` leave it out).
