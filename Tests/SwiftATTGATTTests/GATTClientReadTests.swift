@@ -134,14 +134,17 @@ struct GATTClientReadTests {
         #expect(link.requests.first == .readMultipleVariableRequest(ReadMultipleVariableRequest(setOfHandles: ATTHandleList(handles))))
         if mtu == nil {
             // 22 octets: 11 22 whole, 16 octets of the long value; the rest left out.
-            // The other 284 octets take 13 Read Blobs (12 full, one of 20).
+            // The other 284 octets take 13 Read Blobs (12 full, one of 20); the two values
+            // left out come together in a second Read Multiple Variable.
             #expect(link.requests.map(\.opcode) == [.readMultipleVariableRequest]
-                + Array(repeating: ATTOpcode.readBlobRequest, count: 13) + [.readRequest, .readRequest])
+                + Array(repeating: ATTOpcode.readBlobRequest, count: 13) + [.readMultipleVariableRequest])
             #expect(link.requests[1] == .readBlobRequest(ReadBlobRequest(handle: handles[1], valueOffset: 16)))
+            #expect(link.requests.last == .readMultipleVariableRequest(
+                ReadMultipleVariableRequest(setOfHandles: ATTHandleList(Array(handles[2...])))))
         } else {
             // 246 octets: the long value is cut after 236; one Read Blob finishes it, and
-            // the two values after it are read whole.
-            #expect(link.requests.map(\.opcode) == [.readMultipleVariableRequest, .readBlobRequest, .readRequest, .readRequest])
+            // the two values left out after it come in a second Read Multiple Variable.
+            #expect(link.requests.map(\.opcode) == [.readMultipleVariableRequest, .readBlobRequest, .readMultipleVariableRequest])
         }
 
         // Short values: one request.
