@@ -46,6 +46,8 @@ let package = Package(
                           path: "ReadmeExamples/ReadmeLoopback"),
         .executableTarget(name: "ReadmeChannels", dependencies: [.product(name: "SwiftATT", package: "swift-att")],
                           path: "ReadmeExamples/ReadmeChannels"),
+        .executableTarget(name: "ReadmeEnhancedATT", dependencies: [.product(name: "SwiftATT", package: "swift-att")],
+                          path: "ReadmeExamples/ReadmeEnhancedATT"),
         .executableTarget(name: "ReadmeBondFile",
                           dependencies: [.product(name: "SwiftATT", package: "swift-att"),
                                          .product(name: "SwiftATTBondFile", package: "swift-att")],

@@ -34,7 +34,7 @@ import TestSupport
         let notified: [GATTCharacteristic]
         let capture: String
 
-        static func start(serverFeatures: GATTServerFeatures = [.enhancedATT]) async throws -> Setup {
+        static func start(serverFeatures: GATTServerFeatures = [.enhancedATT], extraServices: [GATTService] = []) async throws -> Setup {
             let link = LoopbackLink()
             let peripheralController = link.addController()
             let centralController = link.addController()
@@ -44,7 +44,7 @@ import TestSupport
             }
             let notified = (0xEA7D...0xEA7F).map { GATTCharacteristic(uuid: BluetoothUUID(UInt16($0)), properties: [.notify, .indicate]) }
             characteristics += notified
-            let database = try GATTDatabase(services: [GATTService(uuid: LoopbackEnhancedATTTests.service, characteristics: characteristics)],
+            let database = try GATTDatabase(services: [GATTService(uuid: LoopbackEnhancedATTTests.service, characteristics: characteristics)] + extraServices,
                                             genericAccess: GATTGenericAccess(deviceName: "eatt", appearance: 0),
                                             serverFeatures: serverFeatures)
             let peripheral = try await Peripheral.start(transport: peripheralController.specification, database: database)
@@ -141,6 +141,52 @@ import TestSupport
         let (cids, _, most) = try setup.sentRequests()
         let enhanced = Set(cids.filter { $0 != 0x0004 })
         #expect(enhanced.count == 5, "requests went out on \(enhanced.count) Enhanced bearers")
+        #expect(most >= 4, "at most \(most) requests were outstanding at once")
+        await setup.stop()
+    }
+
+    /// Services for the discovery test: eight of four characteristics, each with a User
+    /// Description, every other one notifying (so with a CCCD too), and a secondary
+    /// service included by two of them.
+    static func discoveryServices() -> [GATTService] {
+        let secondary = GATTService(uuid: BluetoothUUID(0xEB00), isPrimary: false, characteristics: [
+            GATTCharacteristic(uuid: BluetoothUUID(0xEB01), properties: [.read], value: .fixed([1]),
+                               descriptors: [.userDescription("inside")])])
+        func characteristic(_ s: Int, _ c: Int) -> GATTCharacteristic {
+            let properties: GATTCharacteristic.Properties = c % 2 == 0 ? [.read, .notify] : [.read]
+            return GATTCharacteristic(uuid: BluetoothUUID(UInt16(0xEC00 + s * 16 + c + 1)), properties: properties,
+                                      value: .fixed([UInt8(c)]), descriptors: [.userDescription("value \(s).\(c)")])
+        }
+        let primaries: [GATTService] = (0..<8).map { (s: Int) -> GATTService in
+            let included: [GATTService] = s % 4 == 1 ? [secondary] : []
+            return GATTService(uuid: BluetoothUUID(UInt16(0xEC00 + s * 16)), includedServices: included,
+                               characteristics: (0..<4).map { characteristic(s, $0) })
+        }
+        return primaries + [secondary]
+    }
+
+    /// With bearers open, discovery asks for each step's procedures at once, and finds
+    /// exactly what the one-bearer procedure finds on the same server.
+    @Test func discoveryRunsInParallelOverTheBearersAndFindsTheSameDatabase() async throws {
+        let setup = try await Setup.start(extraServices: Self.discoveryServices())
+        #expect(try await setup.peer.openEnhancedBearers(5) == 5)
+        let parallel = try await setup.peer.discoverDatabase()
+        let sequential = try await setup.peer.run { mtu in GATTClient.DiscoverDatabase(mtu: mtu) }
+        #expect(parallel.services == sequential.services)
+        // The secondary service was found through its includes, once, after the primaries.
+        #expect(parallel.services.filter { !$0.service.isPrimary }.map(\.service.uuid) == [BluetoothUUID(0xEB00)])
+        #expect(parallel.services.filter { !$0.includedServices.isEmpty }.count == 2)
+        let described = parallel.services.flatMap(\.characteristics).filter { record in
+            record.descriptors.contains { $0.uuid == GATTAttributeType.characteristicUserDescription }
+        }
+        #expect(described.count == 8 * 4 + 1)
+        await setup.central.close()
+        // In the capture: discovery's requests spread over the Enhanced bearers, several
+        // outstanding at once (the one-bearer discovery after it has one at a time).
+        let (cids, opcodes, most) = try setup.sentRequests()
+        let discovery: Set<ATTOpcode> = [.readByGroupTypeRequest, .readByTypeRequest, .findInformationRequest]
+        let enhanced = Set(zip(cids, opcodes).filter { discovery.contains($0.1) && $0.0 != 0x0004 }.map(\.0))
+        #expect(enhanced.count == 5, "discovery went out on \(enhanced.count) Enhanced bearers")
         #expect(most >= 4, "at most \(most) requests were outstanding at once")
         await setup.stop()
     }

@@ -83,7 +83,7 @@ extension Peer {
            case .unchanged = try await run({ mtu in GATTClient.CheckDatabaseHash(cached: cached.databaseHash, mtu: mtu) }) {
             database = cached
         } else {
-            database = try await run { mtu in GATTClient.DiscoverDatabase(mtu: mtu) }
+            database = try await discover(range: 0x0001...0xFFFF)
             if case let .changed(hash) = try await run({ mtu in GATTClient.CheckDatabaseHash(cached: nil, mtu: mtu) }) {
                 database.databaseHash = hash
             }

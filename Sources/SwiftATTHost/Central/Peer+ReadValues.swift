@@ -30,25 +30,7 @@ extension Peer {
 
     /// One Read (Long) per handle, all at once, in the order given.
     private func readEach(_ handles: [UInt16]) async throws(GATTClientError) -> [[UInt8]] {
-        let results = await withTaskGroup(of: (Int, Result<[UInt8], GATTClientError>).self) { group in
-            for (index, handle) in handles.enumerated() {
-                group.addTask {
-                    do throws(GATTClientError) { return (index, .success(try await self.read(handle: handle))) } catch { return (index, .failure(error)) }
-                }
-            }
-            var results = [Result<[UInt8], GATTClientError>?](repeating: nil, count: handles.count)
-            for await (index, result) in group { results[index] = result }
-            return results
-        }
-        var values: [[UInt8]] = []
-        for result in results {
-            switch result {
-            case let .success(value)?: values.append(value)
-            case let .failure(error)?: throw error
-            case nil: throw .cancelled
-            }
-        }
-        return values
+        try await concurrently(handles) { handle throws(GATTClientError) in try await self.read(handle: handle) }
     }
 }
 

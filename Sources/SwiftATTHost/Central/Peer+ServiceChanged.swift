@@ -60,7 +60,7 @@ extension Peer {
         }
         guard let invalidation else { return }
         let range = invalidation.rediscoveryRange
-        if let found = try? await run({ mtu in GATTClient.DiscoverDatabase(range: range, mtu: mtu) }) {
+        if let found = try? await discover(range: range) {
             state.withLock { $0.database.merge(found) }
         }
         let listeners = state.withLock { Array($0.serviceChangeListeners.values) }
