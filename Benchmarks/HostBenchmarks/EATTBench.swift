@@ -124,6 +124,25 @@ struct EATTBench {
         }
     }
 
+    /// The median wall time of `times` whole-database discoveries (`discoverDatabase()`:
+    /// 1 + services × (2 + characteristics) procedures and more, which runs each step's
+    /// procedures at once when Enhanced bearers are open), after one untimed.
+    func discoverWhole(times: Int) async throws -> Double {
+        let expected = Self.services * Self.characteristics
+        var seconds: [Double] = []
+        for round in 0...times {
+            let start = CPUClock.monotonicSeconds()
+            let database = try await peer.discoverDatabase()
+            let elapsed = CPUClock.monotonicSeconds() - start
+            let found = (0..<Self.services).reduce(0) { sum, s in
+                sum + (database.services.first { $0.service.uuid == Self.serviceUUID(s) }?.characteristics.count ?? 0)
+            }
+            guard found == expected else { throw EATTBenchError.found("\(found) of \(expected) characteristics discovered") }
+            if round > 0 { seconds.append(elapsed) }
+        }
+        return seconds.sorted()[seconds.count / 2]
+    }
+
     func stop() async {
         await central.close()
         await peripheral.close()

@@ -24,6 +24,9 @@ struct EATTReport {
     struct Figures {
         var oneBearer: EATTBench.Result
         var enhanced: EATTBench.Result
+        /// Median seconds of a whole-database discovery, one bearer then Enhanced
+        /// (swift-att only).
+        var discovery: (oneBearer: Double, enhanced: Double)? = nil
     }
 
     /// A case's line from the Bumble script.
@@ -53,18 +56,22 @@ struct EATTReport {
         print()
         var swift: [EATTBench.Result] = []
         var swiftEnhanced: [EATTBench.Result] = []
+        var swiftDiscovery: [(oneBearer: Double, enhanced: Double)] = []
         for _ in 0..<runs {
             let link = LoopbackLink(aclBufferLength: 251, aclBufferCount: 64)
             let figures = try await measure(peripheral: link.addController().specification,
                                             central: link.addController().specification, units: units)
             swift.append(figures.oneBearer)
             swiftEnhanced.append(figures.enhanced)
+            if let discovery = figures.discovery { swiftDiscovery.append(discovery) }
         }
-        let inProcess = Figures(oneBearer: .median(swift), enhanced: .median(swiftEnhanced))
+        var inProcess = Figures(oneBearer: .median(swift), enhanced: .median(swiftEnhanced))
+        inProcess.discovery = Self.medianDiscovery(swiftDiscovery)
         let bumbleInProcess = available ? try bumble(units: bumbleUnits, transports: []) : nil
         print(table(inProcess, bumbleInProcess?.figures).render())
         print()
         printContextSwitches(inProcess)
+        printDiscovery(inProcess)
         try await printRoundTrips(bumble: bumbleInProcess?.requestsPerUnit)
         guard available else {
             print("Bumble columns and the runs over Bumble's controllers skipped: "
@@ -80,6 +87,7 @@ struct EATTReport {
         print()
         var over: [EATTBench.Result] = []
         var overEnhanced: [EATTBench.Result] = []
+        var overDiscovery: [(oneBearer: Double, enhanced: Double)] = []
         var bumbleOver: [Figures] = []
         for _ in 0..<runs {
             let bench = try BumbleBench(controllers: 2, leACLLength: 251)
@@ -88,15 +96,18 @@ struct EATTReport {
             bench.stop()
             over.append(figures.oneBearer)
             overEnhanced.append(figures.enhanced)
+            if let discovery = figures.discovery { overDiscovery.append(discovery) }
             let bumbleBench = try BumbleBench(controllers: 2, leACLLength: 251)
             bumbleOver.append(try bumble(units: overUnits, transports: bumbleBench.ports, runs: 1).figures)
             bumbleBench.stop()
         }
-        let overFigures = Figures(oneBearer: .median(over), enhanced: .median(overEnhanced))
+        var overFigures = Figures(oneBearer: .median(over), enhanced: .median(overEnhanced))
+        overFigures.discovery = Self.medianDiscovery(overDiscovery)
         let bumbleOverFigures = Figures(oneBearer: .median(bumbleOver.map(\.oneBearer)), enhanced: .median(bumbleOver.map(\.enhanced)))
         print(table(overFigures, bumbleOverFigures).render())
         print()
         printContextSwitches(overFigures)
+        printDiscovery(overFigures)
 
         print()
         print("What Enhanced ATT gives each stack: the \(Self.bearers)+1 case ÷ the one-bearer case, from the medians above")
@@ -123,10 +134,15 @@ struct EATTReport {
         let bench = try await EATTBench.start(peripheral: peripheral, central: central, capturePath: capturePath)
         let warmup = capturePath == nil ? EATTBench.services : 0
         let oneBearer = try await bench.run(tasks: Self.tasks, units: units, warmup: warmup)
+        let discoveries = quick ? 2 : 9
+        let discoveryOne = capturePath == nil ? try await bench.discoverWhole(times: discoveries) : nil
         try await bench.openBearers(Self.bearers)
         let enhanced = try await bench.run(tasks: Self.tasks, units: units, warmup: warmup)
+        let discoveryEnhanced = capturePath == nil ? try await bench.discoverWhole(times: discoveries) : nil
         await bench.stop()
-        return Figures(oneBearer: oneBearer, enhanced: enhanced)
+        var figures = Figures(oneBearer: oneBearer, enhanced: enhanced)
+        if let discoveryOne, let discoveryEnhanced { figures.discovery = (discoveryOne, discoveryEnhanced) }
+        return figures
     }
 
     /// Both cases' rows, Bumble's columns beside swift-att's when there are figures.
@@ -170,6 +186,21 @@ struct EATTReport {
         }
         let perUnit = (oneBearer: Double(oneBearer[0].requests) / Double(units), enhanced: Double(enhanced[0].requests) / Double(units))
         return (Figures(oneBearer: median(oneBearer), enhanced: median(enhanced)), perUnit)
+    }
+
+    /// The medians of each case's discovery times over the runs.
+    static func medianDiscovery(_ runs: [(oneBearer: Double, enhanced: Double)]) -> (oneBearer: Double, enhanced: Double)? {
+        guard !runs.isEmpty else { return nil }
+        return (runs.map(\.oneBearer).sorted()[runs.count / 2], runs.map(\.enhanced).sorted()[runs.count / 2])
+    }
+
+    /// How long swift-att's whole-database discovery took on one bearer and with the
+    /// Enhanced bearers, which it runs step by step with each step's procedures at once.
+    func printDiscovery(_ s: Figures) {
+        guard let discovery = s.discovery else { return }
+        print("swift-att's discoverDatabase() of the whole database, 1 / \(Self.bearers)+1: "
+            + "\(format(discovery.oneBearer * 1000, decimals: 2)) / \(format(discovery.enhanced * 1000, decimals: 2)) ms "
+            + "(\(format(discovery.oneBearer / discovery.enhanced))× as fast with the bearers; median)")
     }
 
     /// The swift-att process's voluntary context switches per procedure in each case:
