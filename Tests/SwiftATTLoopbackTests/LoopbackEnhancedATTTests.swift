@@ -191,6 +191,33 @@ import TestSupport
         await setup.stop()
     }
 
+    /// A server whose Enhanced bearers are smaller than the unenhanced one (MTU 64
+    /// against 517): writes that fit the unenhanced bearer but not those go as Write
+    /// Long wherever they land, and every value arrives whole.
+    @Test func writesFitTheSmallestBearer() async throws {
+        let setup = try await Setup.start()
+        try await setup.peripheral.controller.acceptEnhancedATT(
+            parameters: L2CAPChannelParameters(mtu: 64, mps: 64, credits: 16, security: .encrypted))
+        #expect(await setup.peer.mtu == 517)
+        #expect(try await setup.peer.openEnhancedBearers(5) == 5)
+        #expect(await setup.peer.enhancedBearerMTUs == Array(repeating: 64, count: 5))
+        let database = try await setup.peer.discoverDatabase()
+        let targets = try (0..<6).map { try #require(database.characteristics(uuid: Self.uuid($0)).first) }
+        let values = (0..<6).map { index in (0..<(61 + index * 20)).map { UInt8(truncatingIfNeeded: $0 * 5 + index) } }
+        // Two at a time, so that one of each pair goes out on an Enhanced bearer (the
+        // unenhanced one being busy with the other).
+        for pair in stride(from: 0, to: 6, by: 2) {
+            async let first: Void = setup.peer.write(values[pair], to: targets[pair])
+            async let second: Void = setup.peer.write(values[pair + 1], to: targets[pair + 1])
+            _ = try await (first, second)
+        }
+        for (index, target) in targets.enumerated() {
+            let read = try await setup.peer.read(target)
+            #expect(read == values[index], "value \(index): \(read.count) octets read, \(values[index].count) written")
+        }
+        await setup.stop()
+    }
+
     @Test func aPeerWithoutEnhancedATTRefusesAndTheUnenhancedBearerGoesOn() async throws {
         let setup = try await Setup.start(serverFeatures: [])
         await #expect(throws: L2CAPChannelError.refusedEnhanced(.spsmNotSupported)) {

@@ -82,4 +82,11 @@ extension AttributeLinks {
     func enhancedBearerMTUs(on handle: UInt16) -> [Int] {
         link(handle)?.enhanced.map(\.bearer.mtu) ?? []
     }
+
+    /// The smallest ATT_MTU among the link's client bearers, unenhanced and Enhanced: a
+    /// request sized to it fits whichever bearer it is placed on.
+    func smallestMTU(of handle: UInt16) -> Int? {
+        guard let link = link(handle) else { return nil }
+        return link.enhanced.reduce(link.bearer.mtu) { min($0, $1.bearer.mtu) }
+    }
 }

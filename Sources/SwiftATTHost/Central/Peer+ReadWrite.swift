@@ -48,18 +48,26 @@ extension Peer {
 
     /// Writes the attribute at `handle`: a Write Request, or Prepare/Execute Write
     /// Requests when the value does not fit ATT_MTU−3; or a Write Command.
+    ///
+    /// With Enhanced ATT bearers open, a Write Request may go out on any of them, so the
+    /// value must fit the smallest ATT_MTU among them (a peer's bearer may be smaller than
+    /// the unenhanced one); commands always go on the unenhanced bearer.
     public func write(_ value: [UInt8], handle: UInt16, type: GATTWriteType = .withResponse) async throws(GATTClientError) {
-        let mtu = await self.mtu
         switch type {
         case .withResponse:
-            if value.count <= mtu - 3 {
+            let smallest = await controller.perform(orElse: ATTLimits.defaultMTU) { [handle = self.handle] stack in
+                stack.attributes.smallestMTU(of: handle) ?? ATTLimits.defaultMTU
+            }
+            if value.count <= smallest - 3 {
                 try await run { mtu in GATTClient.WriteCharacteristicValue(handle: handle, value: value, mtu: mtu) }
             } else {
                 try await run { mtu in GATTClient.WriteLongCharacteristicValues(handle: handle, value: value, mtu: mtu) }
             }
         case .withoutResponse:
+            let mtu = await self.mtu
             try await sendCommand(try GATTClient.writeWithoutResponse(handle: handle, value: value, mtu: mtu))
         case .signedWithoutResponse:
+            let mtu = await self.mtu
             guard !(await securityLevel).isEncrypted else {
                 return try await sendCommand(try GATTClient.writeWithoutResponse(handle: handle, value: value, mtu: mtu))
             }
