@@ -105,14 +105,24 @@ struct EnhancedATTCommandTests {
         #expect(channels.contains(0x0004), "\(channels)")
         #expect(dynamic.count == 3, "reads went out on \(dynamic.count) Enhanced bearers: \(channels)")
 
-        // The peripheral paired with it; a read of one value over a fresh link with
-        // bearers (the bond now encrypts it) gives the value, said in text.
+        // The peripheral paired with it. Another central (each run has a bond file of
+        // its own) pairs too, opens five bearers by default, and reads, said in text.
         #expect(try await peripheral.json("paired")["keySize"] as? Int == 16)
         let read = try await SwiftATTProcess.run(["central", "read", address, PairingCommandTests.sensorSecret, "--eatt",
                                                   "--transport", bench.transports[1]])
         #expect(read.status == 0, "\(read.stderr)")
         #expect(read.stdout.contains("\"hidden\""), "\(read.stdout)")
         #expect(read.stderr.contains("swift-att: 5 Enhanced ATT bearers open (ATT_MTU 517 each)"), "\(read.stderr)")
+
+        // With --no-pair the bearers are refused for want of security: a warning, and
+        // an open value is read over the unenhanced bearer.
+        let unpaired = try await SwiftATTProcess.run(["central", "read", address, Self.temperature, "--eatt", "--no-pair",
+                                                      "--transport", bench.transports[1]])
+        #expect(unpaired.status == 0, "\(unpaired.stderr)")
+        #expect(unpaired.stdout.contains("e508"), "\(unpaired.stdout)")
+        let warning = unpaired.stderrLines.first { $0.hasPrefix("swift-att: warning: the device refused Enhanced ATT bearers: ") }
+        #expect(warning?.contains("insufficient") == true, "\(unpaired.stderr)")
+        #expect(!unpaired.stderr.contains("paired with"), "\(unpaired.stderr)")
     }
 
     @Test func aPeripheralWithoutEnhancedATTIsReadOverTheUnenhancedBearer() async throws {
