@@ -2,7 +2,9 @@
 ///
 /// Small on purpose: flags are boolean (`--json`), options take one value
 /// (`--transport hci0` or `--transport=hci0`), `-h`/`--help` is recognised everywhere,
-/// `--` ends the flags, and a lone `-` is a positional (standard input).
+/// `--` ends the flags, and a lone `-` is a positional (standard input). An option whose
+/// value may be left out (`--eatt [N]`) takes the next argument unless there is none or
+/// it is another option (`--…`, `-h`); left out, it counts as a flag.
 struct Arguments {
     var positionals: [String] = []
     var flags: Set<String> = []
@@ -10,10 +12,16 @@ struct Arguments {
     var wantsHelp = false
 
     /// Splits `arguments`; any other `-x` or `--x` is a usage error naming `command`.
-    init(_ arguments: [String], flags known: Set<String>, options knownOptions: Set<String> = [], command: String) throws(CommandError) {
+    init(_ arguments: [String], flags known: Set<String>, options knownOptions: Set<String> = [],
+         optionalValues: Set<String> = [], command: String) throws(CommandError) {
+        let knownOptions = knownOptions.union(optionalValues)
         var onlyPositionals = false
         var pendingOption: String?
         for argument in arguments {
+            if let option = pendingOption, optionalValues.contains(option), argument.hasPrefix("--") || argument == "-h" {
+                flags.insert(option)
+                pendingOption = nil
+            }
             if let option = pendingOption {
                 options[option] = argument
                 pendingOption = nil
@@ -34,7 +42,9 @@ struct Arguments {
                 throw .usage("unknown option '\(argument)' for '\(command)' (see 'swift-att \(command) --help')")
             }
         }
-        if let option = pendingOption {
+        if let option = pendingOption, optionalValues.contains(option) {
+            flags.insert(option)
+        } else if let option = pendingOption {
             throw .usage("\(command): \(option) needs a value (see 'swift-att \(command) --help')")
         }
     }

@@ -24,12 +24,7 @@ struct CentralActions {
     /// The tree, with every readable value read (a value the server refuses is left out).
     func discover() async throws(CommandError) -> Int32 {
         let database = try await database()
-        var values: [UInt16: [UInt8]] = [:]
-        for record in database.services {
-            for c in record.characteristics where c.characteristic.properties.contains(.read) {
-                values[c.characteristic.valueHandle] = try? await peer.read(c.characteristic)
-            }
-        }
+        let values = await readableValues(of: database)
         if options.json {
             report.emit("", CentralTree.json(database, values: values))
         } else {
@@ -37,6 +32,31 @@ struct CentralActions {
             Output.flush()
         }
         return 0
+    }
+
+    /// Every readable value of `database`, by value handle; a value the server refuses
+    /// is left out. The link's bearers each carry one read at a time: with Enhanced ATT
+    /// bearers open, as many reads run at once as there are bearers; without, one after
+    /// another.
+    func readableValues(of database: GATTClientDatabase) async -> [UInt16: [UInt8]] {
+        let readable = database.services.flatMap { $0.characteristics.map(\.characteristic) }.filter { $0.properties.contains(.read) }
+        let bearers = 1 + (await peer.enhancedBearerMTUs.count)
+        let peer = self.peer
+        return await withTaskGroup(of: (UInt16, [UInt8]?).self) { group in
+            var values: [UInt16: [UInt8]] = [:]
+            var next = readable.makeIterator()
+            func start() -> Bool {
+                guard let characteristic = next.next() else { return false }
+                group.addTask { (characteristic.valueHandle, try? await peer.read(characteristic)) }
+                return true
+            }
+            for _ in 0..<bearers where !start() { break }
+            while let (handle, value) = await group.next() {
+                values[handle] = value
+                _ = start()
+            }
+            return values
+        }
     }
 
     func read() async throws(CommandError) -> Int32 {

@@ -49,11 +49,14 @@ enum CentralCommand {
         var security = AttributePermissions.Access.open
         /// `--privacy`, `--privacy-timeout`.
         var privacy = PrivacyOptions()
+        /// `--eatt [N]`: how many Enhanced ATT bearers to open once connected.
+        var enhancedBearers: Int?
 
         /// How `CentralConnector` finds and connects to the device.
         var search: CentralConnector.Search {
             CentralConnector.Search(command: "central \(action.rawValue)", target: target, services: services, name: name,
-                                    minimumRSSI: minimumRSSI, passive: passive, scanTimeout: scanTimeout, security: security)
+                                    minimumRSSI: minimumRSSI, passive: passive, scanTimeout: scanTimeout, security: security,
+                                    enhancedBearers: enhancedBearers)
         }
     }
 
@@ -69,13 +72,18 @@ enum CentralCommand {
 
     static let actionList = "scan, discover, read, write, subscribe, pair, shell, heart-rate, hc08, light or transfer"
 
+    /// `--eatt` alone: as many Enhanced ATT bearers as one L2CAP request opens.
+    static let defaultEnhancedBearers = 5
+    /// The most `Peer.openEnhancedBearers` opens (in requests of five).
+    static let enhancedBearerLimit = 32
+
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
             arguments, flags: Set(["--json", "--duplicates", "--passive", "--without-response", "--signed", "--text"] + PairingOptions.flagNames
                                     + PrivacyOptions.flagNames),
             options: Set(["--transport", "--btsnoop", "--service", "--name", "--rssi", "--timeout", "--duration", "--count", "--send", "--security",
                           BondsFileOption.name] + PairingOptions.optionNames + PrivacyOptions.optionNames),
-            command: "central")
+            optionalValues: ["--eatt"], command: "central")
         if args.wantsHelp {
             Output.print(Usage.central)
             return 0
@@ -110,6 +118,7 @@ enum CentralCommand {
             options.security = access
         }
         options.privacy = try PrivacyOptions(args, command: "central")
+        options.enhancedBearers = try enhancedBearers(args, action: action)
         options.name = args.option("--name")
         if let list = args.option("--service") {
             for item in list.split(separator: ",") {
@@ -169,6 +178,31 @@ enum CentralCommand {
             throw .usage("central \(action.rawValue): \(flag) is for 'write'")
         }
         return options
+    }
+
+    /// `--eatt` (five bearers) or `--eatt N`, for the actions that talk GATT.
+    static func enhancedBearers(_ args: Arguments, action: Action) throws(CommandError) -> Int? {
+        let count: Int
+        if let text = args.option("--eatt") {
+            let range = 1...enhancedBearerLimit
+            guard let n = Int(text) else {
+                // `--eatt DEVICE`: the word after --eatt is its number, when there is one.
+                throw .usage("central: --eatt takes a number of Enhanced ATT bearers from 1 to \(range.upperBound), not '\(text)'"
+                             + " (alone it opens \(defaultEnhancedBearers): give it after the device, or write --eatt=N)")
+            }
+            guard range.contains(n) else {
+                throw .usage("central: --eatt takes a number of Enhanced ATT bearers from 1 to \(range.upperBound), not '\(text)'")
+            }
+            count = n
+        } else if args.has("--eatt") {
+            count = defaultEnhancedBearers
+        } else {
+            return nil
+        }
+        if action == .scan || action == .pair {
+            throw .usage("central \(action.rawValue): --eatt is for actions that talk GATT to a device")
+        }
+        return count
     }
 
     static func seconds(_ text: String, _ option: String, command: String = "central") throws(CommandError) -> Duration {

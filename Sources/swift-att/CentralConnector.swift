@@ -2,6 +2,7 @@ import SwiftATTAdvertising
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHost
+import SwiftATTL2CAP
 
 /// Finds the device a `swift-att central` action (or `l2cap connect`) names, connects,
 /// and resolves the characteristics a central action names.
@@ -29,6 +30,8 @@ struct CentralConnector {
         /// that serves no ATT (the Linux kernel without bluetoothd never answers, and
         /// drops the idle link first).
         var exchangeMTU = true
+        /// `--eatt N`: Enhanced ATT bearers `connect` opens before it returns.
+        var enhancedBearers: Int?
     }
 
     let search: Search
@@ -52,7 +55,48 @@ struct CentralConnector {
         } else {
             Output.progress(summary)
         }
+        if let count = search.enhancedBearers { try await openEnhancedBearers(count, on: peer, report: report) }
         return peer
+    }
+
+    /// `--eatt N`: opens N Enhanced ATT bearers beside the unenhanced one (pairing or
+    /// encrypting first when the device asks for it) and says how many opened, with
+    /// their ATT_MTUs; the action's procedures then spread over them. A device that
+    /// refuses them (it serves no Enhanced ATT, or wants security `--no-pair` forbids)
+    /// gets a warning, and the action goes on over the unenhanced bearer.
+    func openEnhancedBearers(_ count: Int, on peer: Peer, report: EventReport) async throws(CommandError) {
+        Output.progress("opening \(count) Enhanced ATT bearer\(count == 1 ? "" : "s")…")
+        var refusal: L2CAPChannelError?
+        do {
+            try await peer.openEnhancedBearers(count)
+        } catch {
+            switch error {
+            case .controllerStopped, .disconnected, .cancelled:
+                throw L2CAPSession.failure("opening Enhanced ATT bearers", error)
+            default:
+                refusal = error
+            }
+        }
+        // A refusal after some opened (a second request of five) leaves those open.
+        let mtus = await peer.enhancedBearerMTUs
+        var warning: String?
+        if let refusal {
+            let why = refusal == .refusedEnhanced(.spsmNotSupported) ? "it serves no Enhanced ATT (\(refusal))" : "\(refusal)"
+            warning = "the device refused Enhanced ATT bearers: \(why); "
+                + (mtus.isEmpty ? "going on over the unenhanced ATT bearer" : "going on with the \(mtus.count) open")
+        } else if mtus.count < count {
+            warning = "the device accepted \(mtus.count) of \(count) Enhanced ATT bearers"
+        }
+        if let warning { Output.warning(warning) }
+        let sizes = mtus.isEmpty ? "" : " (ATT_MTU \(Set(mtus).count == 1 ? "\(mtus[0]) each" : mtus.map(String.init).joined(separator: ", ")))"
+        let summary = "\(mtus.count) Enhanced ATT bearer\(mtus.count == 1 ? "" : "s") open\(sizes)"
+        if report.json {
+            report.emit(summary, ["event": "enhanced-att", "requested": .integer(count), "opened": .integer(mtus.count),
+                                  "mtus": .array(mtus.map { .integer($0) }),
+                                  "warning": warning.map { .string($0) } ?? .null])
+        } else if !mtus.isEmpty {
+            Output.progress(summary)
+        }
     }
 
     /// Scans until a device matches, or fails after `--timeout`.

@@ -16,6 +16,12 @@ enum Output {
         writeError("swift-att: error: \(flat)\n")
     }
 
+    /// `swift-att: warning: <message>` on standard error: something went otherwise than
+    /// asked, and the command goes on.
+    static func warning(_ message: String) {
+        writeError("swift-att: warning: \(message)\n")
+    }
+
     /// `swift-att: <message>` on standard error: what the command is doing, for people.
     static func progress(_ message: String) {
         writeError("swift-att: \(message)\n")

@@ -1,4 +1,5 @@
 import SwiftATTCore
+import SwiftATTGATT
 import SwiftATTProfiles
 import SwiftATTTransport
 
@@ -60,6 +61,9 @@ enum PeripheralCommand {
         var pairing = PairingOptions()
         /// `--privacy`, `--privacy-timeout`.
         var privacy = PrivacyOptions()
+        /// `--eatt`: what the GATT service's Server Supported Features announces
+        /// (Enhanced ATT: bearers accepted on PSM 0x0027 from encrypted links).
+        var serverFeatures: GATTServerFeatures = []
     }
 
     struct BatteryOptions: Sendable {
@@ -77,7 +81,7 @@ enum PeripheralCommand {
 
     static func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
         let args = try Arguments(
-            arguments, flags: Set(["--json", "--uint16", "--battery", "--device-information", "--yes"] + PrivacyOptions.flagNames),
+            arguments, flags: Set(["--json", "--uint16", "--battery", "--device-information", "--yes", "--eatt"] + PrivacyOptions.flagNames),
             options: Set(["--transport", "--name", "--btsnoop", "--duration", "--text", "--file", "--interval", "--database",
                           BondsFileOption.name]
                          + batteryOptions + deviceInformationOptions + PairingOptions.optionNames + PrivacyOptions.optionNames),
@@ -135,6 +139,7 @@ enum PeripheralCommand {
         options.nameGiven = args.option("--name") != nil
         options.pairing = try PairingOptions(args, command: "peripheral")
         options.privacy = try PrivacyOptions(args, command: "peripheral")
+        if args.has("--eatt") { options.serverFeatures = [.enhancedATT] }
         if servesBattery { options.battery = try batteryOptions(args) }
         if servesInformation { options.deviceInformation = try deviceInformation(args) }
         if let path = args.option("--database") {

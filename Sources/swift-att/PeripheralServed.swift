@@ -15,6 +15,24 @@ extension PeripheralSession {
         let name: String
         /// The Battery service's level, when one is served (battery, heart-rate --battery).
         let batteryLevel: GATTCharacteristic?
+        /// What the database's GAP service holds (its name and appearance).
+        let genericAccess: GATTGenericAccess
+
+        /// The database to serve. With `features` (`--eatt`: Enhanced ATT), the same
+        /// services are built again after a GATT service whose Server Supported Features
+        /// announces them: the characteristics are the same objects, so the profile's
+        /// handlers and the values the session pushes still find theirs.
+        func database(announcing features: GATTServerFeatures) throws(CommandError) -> GATTDatabase {
+            let database = served.database
+            guard !features.isEmpty else { return database }
+            let builtIn = [GATTAttributeType.genericAccessService, GATTAttributeType.genericAttributeService]
+            do {
+                return try GATTDatabase(services: Array(database.services.drop { builtIn.contains($0.uuid) }),
+                                        genericAccess: genericAccess, serverFeatures: features)
+            } catch {
+                throw .input("peripheral: \(error)")
+            }
+        }
     }
 
     enum Served {
@@ -85,26 +103,27 @@ extension PeripheralSession {
                 }
                 let server = try HeartRateProfile.Server(name: name, alongside: alongside) { inputs.yield(.controlPoint($0)) }
                 return Setup(served: .heartRate(server), advertisement: try HeartRateProfile.advertisement(name: name),
-                             names: names, name: name, batteryLevel: level)
+                             names: names, name: name, batteryLevel: level,
+                             genericAccess: GATTGenericAccess(deviceName: name, appearance: HeartRateProfile.appearance))
             case .transfer:
                 return Setup(served: .transfer(try TransferProfile.Server(name: name)),
-                             advertisement: try TransferProfile.advertisement(name: name), names: TransferProfile.names, name: name, batteryLevel: nil)
+                             advertisement: try TransferProfile.advertisement(name: name), names: TransferProfile.names, name: name, batteryLevel: nil, genericAccess: GATTGenericAccess(deviceName: name))
             case .hc08:
                 let server = try SerialModuleProfile.Server(name: name) { inputs.yield(.written($0)) }
                 return Setup(served: .serial(server), advertisement: try SerialModuleProfile.advertisement(name: name),
-                             names: SerialModuleProfile.names, name: name, batteryLevel: nil)
+                             names: SerialModuleProfile.names, name: name, batteryLevel: nil, genericAccess: GATTGenericAccess(deviceName: name))
             case .light:
                 let server = try LightShieldProfile.Server(name: name) { inputs.yield(.written($0)) }
                 return Setup(served: .light(server), advertisement: try LightShieldProfile.advertisement(name: name),
-                             names: LightShieldProfile.names, name: name, batteryLevel: nil)
+                             names: LightShieldProfile.names, name: name, batteryLevel: nil, genericAccess: GATTGenericAccess(deviceName: name))
             case .battery:
                 let server = try BatteryProfile.Server(name: name, level: options.battery?.level ?? 100)
                 return Setup(served: .battery(server), advertisement: try BatteryProfile.advertisement(name: name),
-                             names: BatteryProfile.names, name: name, batteryLevel: server.battery.level)
+                             names: BatteryProfile.names, name: name, batteryLevel: server.battery.level, genericAccess: GATTGenericAccess(deviceName: name))
             case .deviceInformation:
                 let server = try DeviceInformationProfile.Server(name: name, information: options.deviceInformation ?? .init())
                 return Setup(served: .deviceInformation(server), advertisement: try DeviceInformationProfile.advertisement(name: name),
-                             names: DeviceInformationProfile.names, name: name, batteryLevel: nil)
+                             names: DeviceInformationProfile.names, name: name, batteryLevel: nil, genericAccess: GATTGenericAccess(deviceName: name))
             case .database:
                 return try fileSetup(options, inputs: inputs)
             }
@@ -133,7 +152,8 @@ extension PeripheralSession {
         var services = file.advertisedServices
         while true {
             if let advertisement = try? ProfileAdvertisement(name: name, services: services, appearance: appearance) {
-                return Setup(served: .file(file, database), advertisement: advertisement, names: file.names, name: name, batteryLevel: nil)
+                return Setup(served: .file(file, database), advertisement: advertisement, names: file.names, name: name, batteryLevel: nil,
+                             genericAccess: GATTGenericAccess(deviceName: name, appearance: file.appearance))
             }
             guard !services.isEmpty else { break }
             services.removeLast()

@@ -107,7 +107,7 @@ final class PeripheralSession {
         InputWatcher.start(readingLines: readsLines) { inputs.yield(.watched($0)) }
 
         let session = PeripheralSession(options: options, setup: setup, inputs: inputs)
-        let database = setup.served.database
+        let database = try setup.database(announcing: options.serverFeatures)
         let bonds = session.bonds
         session.tasks.append(Task {
             do throws(ControllerError) {
@@ -199,12 +199,14 @@ final class PeripheralSession {
         let address = (peripheral.controller.resolvablePrivateAddress ?? peripheral.info.randomAddress).description
         let privately = identity.map { " (resolvable private address of identity \($0.address))" } ?? ""
         let service = served.service.map { " (service \(report.describe($0)))" } ?? ""
+        let enhanced = options.serverFeatures.contains(.enhancedATT)
         report.emit(
-            "\(options.profile.rawValue): advertising \(EventReport.quoted(name)) as \(address)\(privately)\(service) on \(options.transport)",
+            "\(options.profile.rawValue): advertising \(EventReport.quoted(name)) as \(address)\(privately)\(service) on \(options.transport)"
+                + (enhanced ? ", with Enhanced ATT (bearers on PSM 0x0027 once the link is encrypted)" : ""),
             ["event": "advertising", "profile": .string(options.profile.rawValue), "name": .string(name),
              "address": .string(address), "identity": identity.map { .string($0.address.description) } ?? .null,
              "service": served.service.map { .string($0.description) } ?? .null,
-             "transport": .string(options.transport.description)])
+             "transport": .string(options.transport.description), "enhancedATT": .bool(enhanced)])
         if let lifetime = options.privacy.lifetime {
             // A new private address is taken at the next start of advertising once the
             // last has expired: start it again each lifetime, so it changes on time.

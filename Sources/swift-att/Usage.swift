@@ -209,6 +209,9 @@ enum Usage {
                               know it by its identity, nobody else can follow it.
           --privacy-timeout <s>
                               How long each private address is used (default 900, 1 to 3600).
+          --eatt              Announce Enhanced ATT (Server Supported Features 2B3A = 01) and
+                              accept Enhanced ATT bearers (L2CAP PSM 0x0027, MTU 517) from
+                              centrals on an encrypted link: a central pairs first (--io).
           -h, --help          Show this help.
 
         EXAMPLES:
@@ -219,6 +222,7 @@ enum Usage {
           swift-att peripheral --database Fixtures/gatt/sensor.json
           swift-att peripheral --database Fixtures/gatt/sensor.json --io display --passkey 123456
           swift-att peripheral heart-rate --privacy --privacy-timeout 60
+          swift-att peripheral --database Fixtures/gatt/sensor.json --eatt
 
         Exits 0 when stopped, 1 if --file or --database cannot be read or the database or
         bond file is not valid (its path and the JSON path at fault are named), 2 on a usage
@@ -332,6 +336,13 @@ enum Usage {
                             bonded devices know this side by its identity.
           --privacy-timeout S
                             How long each private address is used (default 900, 1 to 3600).
+          --eatt [N]        Once connected, open N Enhanced ATT bearers (default 5, 1 to 32)
+                            beside the unenhanced one, pairing first when the device wants
+                            an encrypted link (as --io, --no-pair say); discover then reads
+                            its values side by side, one per bearer. A device without
+                            Enhanced ATT gets a warning and the action goes on over the one
+                            bearer. N is the next word unless it is an option: give --eatt
+                            after the device, or write --eatt=N.
           --json            One JSON object per line instead of text.
           --btsnoop FILE    Record every HCI packet to FILE (Wireshark, 'swift-att dump').
           --bonds FILE      The bond file: the adapter's identity and bonds (default
