@@ -19,30 +19,45 @@ public struct BluetoothUUID: Hashable, Comparable, Sendable {
     /// The Bluetooth Base UUID's low 96 bits (the high 32 bits are where short UUIDs go).
     public static let baseUUID: UInt128 = 0x0000_0000_0000_1000_8000_0080_5F9B_34FB
 
-    /// The 128-bit expansion, used for comparison.
-    public let uuid128: UInt128
+    /// The 128-bit expansion's high and low halves. Kept as two 64-bit words rather
+    /// than one `UInt128`, so the type is 8-byte aligned: Swift 6.3's debug builds
+    /// (-Onone) miscompile async closures that capture a 16-byte-aligned value beside
+    /// other captures (alignment-checked stores to a misaligned slot, a crash on the
+    /// first call: swiftlang/swift#90813), and every GATT handle type carries a UUID —
+    /// a task that captures a characteristic and a value would crash an application's
+    /// debug build.
+    @usableFromInline let high: UInt64
+    @usableFromInline let low: UInt64
     /// The width it was created or decoded with.
     public let width: Width
+
+    /// The 128-bit expansion, used for comparison.
+    @inlinable
+    public var uuid128: UInt128 { UInt128(high) << 64 | UInt128(low) }
+
+    @inlinable
+    init(expansion: UInt128, width: Width) {
+        high = UInt64(truncatingIfNeeded: expansion >> 64)
+        low = UInt64(truncatingIfNeeded: expansion)
+        self.width = width
+    }
 
     /// A 16-bit SIG-assigned UUID such as `0x180D` (Heart Rate).
     @inlinable
     public init(_ uuid16: UInt16) {
-        uuid128 = UInt128(uuid16) << 96 | Self.baseUUID
-        width = .bits16
+        self.init(expansion: UInt128(uuid16) << 96 | Self.baseUUID, width: .bits16)
     }
 
     /// A 32-bit SIG-assigned UUID.
     @inlinable
     public init(uuid32: UInt32) {
-        uuid128 = UInt128(uuid32) << 96 | Self.baseUUID
-        width = .bits32
+        self.init(expansion: UInt128(uuid32) << 96 | Self.baseUUID, width: .bits32)
     }
 
     /// A full 128-bit UUID (kept at 128 bits on the wire even if it is on the Base UUID).
     @inlinable
     public init(uuid128: UInt128) {
-        self.uuid128 = uuid128
-        width = .bits128
+        self.init(expansion: uuid128, width: .bits128)
     }
 
     /// Decodes 2, 4 or 16 little-endian bytes; `nil` for any other length.
@@ -82,9 +97,14 @@ public struct BluetoothUUID: Hashable, Comparable, Sendable {
     /// The same UUID as a 128-bit value on the wire.
     public var widened: BluetoothUUID { BluetoothUUID(uuid128: uuid128) }
 
-    public static func == (a: Self, b: Self) -> Bool { a.uuid128 == b.uuid128 }
-    public func hash(into hasher: inout Hasher) { hasher.combine(uuid128) }
-    public static func < (a: Self, b: Self) -> Bool { a.uuid128 < b.uuid128 }
+    @inlinable
+    public static func == (a: Self, b: Self) -> Bool { a.high == b.high && a.low == b.low }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(high)
+        hasher.combine(low)
+    }
+    @inlinable
+    public static func < (a: Self, b: Self) -> Bool { (a.high, a.low) < (b.high, b.low) }
 }
 
 extension BluetoothUUID: ByteEncodable {

@@ -204,12 +204,15 @@ import TestSupport
         let database = try await setup.peer.discoverDatabase()
         let targets = try (0..<6).map { try #require(database.characteristics(uuid: Self.uuid($0)).first) }
         let values = (0..<6).map { index in (0..<(61 + index * 20)).map { UInt8(truncatingIfNeeded: $0 * 5 + index) } }
-        // Two at a time, so that one of each pair goes out on an Enhanced bearer (the
-        // unenhanced one being busy with the other).
-        for pair in stride(from: 0, to: 6, by: 2) {
-            async let first: Void = setup.peer.write(values[pair], to: targets[pair])
-            async let second: Void = setup.peer.write(values[pair + 1], to: targets[pair + 1])
-            _ = try await (first, second)
+        // All at once, each child capturing its characteristic and its value (the shape
+        // that crashed Swift 6.3's debug builds while BluetoothUUID held a UInt128).
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<6 {
+                let target = targets[index]
+                let value = values[index]
+                group.addTask { try await setup.peer.write(value, to: target) }
+            }
+            try await group.waitForAll()
         }
         for (index, target) in targets.enumerated() {
             let read = try await setup.peer.read(target)
