@@ -14,21 +14,7 @@ import TestSupport
 /// any radio work.
 @Suite("swift-att --eatt", .serialized)
 struct EnhancedATTCommandTests {
-    static let sensor = FixtureFiles.url("gatt/sensor.json").path
     static let temperature = "A7C10001-5E4B-4C7A-9F2E-3D6B1A0C0001"
-
-    /// `swift-att peripheral --database sensor.json` (with `extra`) on controller 0, and
-    /// the address it advertises from.
-    static func sensorPeripheral(on bench: BumbleBench, _ extra: [String]) async throws -> (RunningSwiftATT, String) {
-        let peripheral = try RunningSwiftATT(["--database", sensor, "--json", "--transport", bench.transports[0]] + extra)
-        do {
-            let address = try #require(try await peripheral.json("advertising")["address"] as? String)
-            return (peripheral, address)
-        } catch {
-            peripheral.stop()
-            throw error
-        }
-    }
 
     /// A temporary path for a capture, removed by the caller.
     static func capturePath() -> String {
@@ -67,7 +53,7 @@ struct EnhancedATTCommandTests {
     @Test func aCentralOpensThreeBearersAndItsReadsGoOutOnThem() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let (peripheral, address) = try await Self.sensorPeripheral(on: bench, ["--eatt"])
+        let (peripheral, address) = try await PairingCommandTests.sensorPeripheral(on: bench, ["--eatt"])
         defer { peripheral.stop() }
         #expect(try await peripheral.json("advertising")["enhancedATT"] as? Bool == true)
 
@@ -128,7 +114,7 @@ struct EnhancedATTCommandTests {
     @Test func aPeripheralWithoutEnhancedATTIsReadOverTheUnenhancedBearer() async throws {
         let bench = try BumbleBench(controllers: 2)
         defer { bench.stop() }
-        let (peripheral, address) = try await Self.sensorPeripheral(on: bench, [])
+        let (peripheral, address) = try await PairingCommandTests.sensorPeripheral(on: bench)
         defer { peripheral.stop() }
         #expect(try await peripheral.json("advertising")["enhancedATT"] as? Bool == false)
 

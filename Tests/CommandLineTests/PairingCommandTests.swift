@@ -138,9 +138,9 @@ import TestSupport
 
     /// `swift-att peripheral` serving Fixtures/gatt/sensor.json on controller 0, and the
     /// address it advertises from.
-    static func sensorPeripheral(on bench: BumbleBench) async throws -> (RunningSwiftATT, String) {
+    static func sensorPeripheral(on bench: BumbleBench, _ extra: [String] = []) async throws -> (RunningSwiftATT, String) {
         let database = FixtureFiles.url("gatt/sensor.json").path
-        let peripheral = try RunningSwiftATT(["--database", database, "--json", "--transport", bench.transports[0]])
+        let peripheral = try RunningSwiftATT(["--database", database, "--json", "--transport", bench.transports[0]] + extra)
         do {
             let address = try #require(try await peripheral.json("advertising")["address"] as? String)
             return (peripheral, address)

@@ -1,3 +1,4 @@
+import SwiftATTL2CAP
 import SwiftATTPDU
 import SwiftATTCore
 import SwiftATTGATT
@@ -25,6 +26,20 @@ struct HostileCentralTarget {
         let raw = try await RawPeer.start(link.addController())
         let connection = try await raw.connect(to: peripheral.info.randomAddress)
         return HostileCentralTarget(link: link, peripheral: peripheral, controller: controller, raw: raw, connection: connection)
+    }
+
+    /// Sends an LE signaling command from the raw central.
+    func signal(_ command: LESignalingCommand, identifier: UInt8 = 1) throws {
+        let bytes = command.packet(identifier: identifier).encoded()
+        try raw.sendACL(RawPeer.frame(channel: L2CAPChannelIdentifier.leSignaling, length: bytes.count) + bytes)
+    }
+
+    /// The next signaling command the peripheral sends.
+    func nextSignal(_ what: String) async throws -> LESignalingFrame {
+        try await raw.next(what) { inbound -> LESignalingFrame? in
+            guard case let .frame(frame) = inbound, frame.channel == L2CAPChannelIdentifier.leSignaling else { return nil }
+            return try? LESignalingFrame(parsing: frame.payload)
+        }
     }
 
     func handle(_ characteristic: GATTCharacteristic) throws -> UInt16 {

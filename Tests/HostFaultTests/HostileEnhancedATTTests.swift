@@ -29,16 +29,10 @@ import TestSupport
         var raw: RawPeer { target.raw }
 
         func signal(_ command: LESignalingCommand, identifier: UInt8 = 1) throws {
-            let bytes = command.packet(identifier: identifier).encoded()
-            try raw.sendACL(RawPeer.frame(channel: L2CAPChannelIdentifier.leSignaling, length: bytes.count) + bytes)
+            try target.signal(command, identifier: identifier)
         }
 
-        func nextSignal(_ what: String) async throws -> LESignalingFrame {
-            try await raw.next(what) { inbound -> LESignalingFrame? in
-                guard case let .frame(frame) = inbound, frame.channel == L2CAPChannelIdentifier.leSignaling else { return nil }
-                return try? LESignalingFrame(parsing: frame.payload)
-            }
-        }
+        func nextSignal(_ what: String) async throws -> LESignalingFrame { try await target.nextSignal(what) }
 
         /// Opens the two bearers in one Enhanced Credit Based request; the answer.
         func openBearers() async throws -> CreditBasedConnectionResponse {
