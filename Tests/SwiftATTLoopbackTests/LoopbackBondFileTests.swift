@@ -90,7 +90,7 @@ import TestSupport
         #expect(peer.address == peripheralIdentity.address)
         try await peer.pair()
         try await peripheralEvents.wait(for: "the peripheral's pairing") { if case .paired = $0.change { return true }; return false }
-        #expect(centralEvents.pairings.count == 1)
+        #expect(await centralEvents.pairings(reaching: 1).count == 1)
 
         // Both files hold the bond, made under the identities: each side knows the other
         // by its identity address and IRK.
@@ -160,7 +160,7 @@ import TestSupport
             if $0.handle == handle, $0.peer == address, case .bondNotSaved(FailingStorage.failure) = $0.change { return true }
             return false
         }
-        #expect(events.pairings.count == 1)
+        #expect(await events.pairings(reaching: 1).count == 1)
         #expect(central.controller.bonds.bond(for: address) != nil)
         await central.close()
         await peripheral.close()

@@ -108,7 +108,7 @@ import TestSupport
         #expect(await setup.peer.securityLevel == .encrypted(keySize: 16))
         try await central.send([7])
         #expect(try await Self.read(1, from: peripheral) == [[7]])
-        #expect(setup.pair.centralEvents.pairings.count == 1)
+        #expect(await setup.pair.centralEvents.pairings(reaching: 1).count == 1)
         await setup.pair.stop()
     }
 

@@ -75,7 +75,7 @@ import TestSupport
         try await pair.peripheralEvents.log.first("the link encrypted with the bond, the central named by its identity", from: before) {
             $0.handle == handle && $0.peer == identity.address && Self.isEncrypted($0) ? true : nil
         }
-        #expect(pair.peripheralEvents.pairings.count == 1)
+        #expect(await pair.peripheralEvents.pairings(reaching: 1).count == 1)
         await pair.stop()
     }
 
