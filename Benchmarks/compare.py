@@ -121,8 +121,11 @@ def codec_rows(output):
 
 
 def host_rows(output):
-    """{(value, links, loops): (CPU µs/notif, notif/CPU-s)} from the host table."""
-    return {(row["value B"], row["links"], row["loops"]): (float(row["CPU µs/notif"]), number(row["notif/CPU-s"]))
+    """{(value, links, loops): (CPU µs/notif, notif/CPU-s)} from the host table. An older
+    binary's "own" rows (a loop thread per host, what hosts started without a loop got
+    then) are its "default" rows."""
+    return {(row["value B"], row["links"], "default" if row["loops"] == "own" else row["loops"]):
+            (float(row["CPU µs/notif"]), number(row["notif/CPU-s"]))
             for row in table(output, "value B ")}
 
 

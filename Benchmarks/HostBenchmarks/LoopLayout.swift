@@ -2,9 +2,11 @@ import SwiftATTHost
 
 /// Which threads the benchmark's hosts and tasks run on.
 enum LoopLayout: String, CaseIterable {
-    /// Each host on a loop thread of its own, the benchmark's tasks on Swift's global
-    /// executor: what an application gets when it does nothing about threads.
-    case own
+    /// What an application gets when it does nothing about threads: every host on the
+    /// process's loop (`HostEventLoop.shared`), the benchmark's tasks on Swift's global
+    /// executor. (Before the shared loop, each host had a thread of its own: compare.py
+    /// matches that binary's "own" rows with these.)
+    case `default`
     /// Every host and task on one `HostEventLoop`: the shape of Bumble's benchmark, one
     /// process on one asyncio loop.
     case shared
@@ -21,7 +23,7 @@ enum LoopLayout: String, CaseIterable {
     /// The sending host's loop and each receiving host's (nil: the host's own thread).
     func loops(receivers: Int) throws -> (sender: HostEventLoop?, receivers: [HostEventLoop?]) {
         switch self {
-        case .own:
+        case .default:
             return (nil, Array(repeating: nil, count: receivers))
         case .shared:
             let loop = try HostEventLoop(name: "bench-shared")

@@ -50,7 +50,7 @@ final class NotificationBench: Sendable {
     /// `centralTransports`; each central scans, connects (ATT_MTU 517), discovers and
     /// subscribes. `layout` says which threads the hosts and tasks run on.
     static func start(peripheral peripheralTransport: TransportSpecification, centrals centralTransports: [TransportSpecification],
-                      valueLength: Int, layout: LoopLayout = .own) async throws -> NotificationBench {
+                      valueLength: Int, layout: LoopLayout = .default) async throws -> NotificationBench {
         let loops = try layout.loops(receivers: centralTransports.count)
         let stream = GATTCharacteristic(uuid: streamUUID, properties: [.notify])
         let database = try GATTDatabase(services: [GATTService(uuid: service, characteristics: [stream])],

@@ -18,13 +18,13 @@ import SwiftATTTransport
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print("""
     usage: swift-att-host-benchmarks [--quick] [--no-bumble] [--only LENGTH/LINKS]
-                                     [--own-loops | --shared-loop | --per-host | --split] [--buffers N]
+                                     [--default-loop | --shared-loop | --per-host | --split] [--buffers N]
                                      [--count N] [--runs N] [--ceiling-only] [--pairing-only | --no-pairing]
                                      [--crypto-only] [--channels-only | --no-channels] [--eatt-only | --no-eatt]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
-      --own-loops, --shared-loop, --per-host, --split
+      --default-loop, --shared-loop, --per-host, --split
                      one way of placing hosts and tasks on threads (default: all four)
       --buffers N    the loopback controllers' LE ACL buffer count (default 64)
       --count N      notifications measured per case on the loopback link (default 400000;
@@ -82,10 +82,10 @@ let only = value(after: "--only")
 // `--buffers N`: the loopback controllers' LE ACL buffer count (default 64, what Bumble's
 // controllers report in the peer measurement below).
 let bufferCount = value(after: "--buffers").flatMap { Int($0) } ?? 64
-// Each case runs in every `LoopLayout`; `--own-loops`, `--shared-loop`, `--per-host` or
+// Each case runs in every `LoopLayout`; `--default-loop`, `--shared-loop`, `--per-host` or
 // `--split` runs one.
 let layouts: [LoopLayout] = CommandLine.arguments.contains("--shared-loop") ? [.shared]
-    : CommandLine.arguments.contains("--own-loops") ? [.own]
+    : CommandLine.arguments.contains("--default-loop") ? [.default]
     : CommandLine.arguments.contains("--per-host") ? [.perHost]
     : CommandLine.arguments.contains("--split") ? [.split] : LoopLayout.allCases
 // `--count N`: notifications measured per case (all links together) on the loopback link.
@@ -112,7 +112,8 @@ var swiftSamples: [(Case, LoopLayout, Sample)] = []
 if !ceilingOnly {
     print("Host throughput: notifications from one swift-att peripheral to N swift-att centrals over the")
     print("in-process loopback controllers (LE ACL 251 B × \(bufferCount) buffers, ATT_MTU 517), median of \(runs) run(s);")
-    print("loops: \"own\" = a loop thread per host, tasks on the global executor; \"shared\" = one HostEventLoop for all;")
+    print("loops: \"default\" = what hosts started without a loop get (the process's shared loop), tasks on the global")
+    print("executor; \"shared\" = one HostEventLoop for all hosts and tasks;")
     print("\"per-host\" = a HostEventLoop per host, each with the task that feeds or drains it; \"split\" = one")
     print("HostEventLoop for the sending host and one for all the receiving hosts, each with its tasks")
     print()
@@ -172,14 +173,13 @@ if !withBumble || !BumbleHostFigures.available {
     }
 
     // Over Bumble's virtual controllers: the controller process is the ceiling. The hosts
-    // run both ways: a loop thread each (`own`, the default), and one `HostEventLoop` for
-    // both and their tasks (`shared`), which leaves more of the two cores to the Python
-    // controller process that sets the pace.
+    // run both ways: as started without a loop (`default`: the process's loop, the tasks
+    // on Swift's pool), and one `HostEventLoop` for both and their tasks (`shared`).
     print("Over Bumble's virtual controllers (two TCP controllers, LE ACL 251 B): swift-att host to host against a")
     print("raw ACL pump (no host) through fresh controllers in the same run, median of \(runs) set(s) of runs")
     print()
     let overCount = quick ? 1_000 : 20_000
-    let ceilingLayouts: [LoopLayout] = [.own, .shared]
+    let ceilingLayouts: [LoopLayout] = [.default, .shared]
     var ceiling = Table(["value B", "loops", "raw link pkts/s", "swift-att notif/s", "share of ceiling", "pairs' shares"])
     for length in [20, 244] {
         var raw: [Sample] = []

@@ -83,17 +83,26 @@ public final class HCISocketTransport: HCITransport {
         }
     }
 
+    /// Takes over an already open descriptor that keeps packets whole, as the user
+    /// channel does (a SOCK_SEQPACKET socket stands in for it in tests).
+    init(name: String, index: UInt16, fileDescriptor fd: Int32) throws(TransportError) {
+        self.name = name
+        self.index = index
+        fileDescriptor = fd
+        try FileDescriptor.setNonBlocking(fd, context: name)
+    }
+
     deinit { close() }
 
+    /// Takes one packet: the kernel hands over exactly one per `read`, never part of
+    /// one. Reading again until EAGAIN would cost a system call that finds nothing
+    /// whenever one packet came (a command's answer, the common case); packets still
+    /// queued keep the socket readable, so the loop's next `poll(2)` returns at once.
     public func receive(_ handler: (HCIPacket) -> Void) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }
-        while true {
-            let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
-            if n == 0 { return }
-            // One packet per read; the kernel never sends partial packets here.
-            guard let type = HCIPacketType(rawValue: readBuffer[0]) else { continue }
-            handler(HCIPacket(type: type, bytes: readBuffer[1..<n]))
-        }
+        let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
+        guard n > 0, let type = HCIPacketType(rawValue: readBuffer[0]) else { return }
+        handler(HCIPacket(type: type, bytes: readBuffer[1..<n]))
     }
 
     public func send(_ packet: HCIPacket) throws(TransportError) {

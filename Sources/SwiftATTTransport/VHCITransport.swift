@@ -59,19 +59,21 @@ public final class VHCITransport: HCITransport {
 
     deinit { close() }
 
+    /// Takes one packet: the driver hands over exactly one per `read`. Packets still
+    /// queued keep the device readable, so the loop's next `poll(2)` returns at once;
+    /// reading again until EAGAIN would cost a system call that finds nothing whenever
+    /// one packet came.
     public func receive(_ handler: (HCIPacket) -> Void) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }
-        while true {
-            let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
-            if n == 0 { return }
-            if readBuffer[0] == 0xFF {
-                // [ff, opcode, index lo, index hi]: the driver's reply to "create".
-                if n >= 4 { adapterIndex = UInt16(readBuffer[2]) | UInt16(readBuffer[3]) << 8 }
-                continue
-            }
-            guard let type = HCIPacketType(rawValue: readBuffer[0]) else { continue }
-            handler(HCIPacket(type: type, bytes: readBuffer[1..<n]))
+        let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
+        guard n > 0 else { return }
+        if readBuffer[0] == 0xFF {
+            // [ff, opcode, index lo, index hi]: the driver's reply to "create".
+            if n >= 4 { adapterIndex = UInt16(readBuffer[2]) | UInt16(readBuffer[3]) << 8 }
+            return
         }
+        guard let type = HCIPacketType(rawValue: readBuffer[0]) else { return }
+        handler(HCIPacket(type: type, bytes: readBuffer[1..<n]))
     }
 
     /// One packet, one `write`: the driver takes a short write as a whole (truncated) packet.

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SwiftATTHost
 
 /// Runs the command named by the first argument; returns the exit status.
 func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
@@ -33,8 +34,18 @@ func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
     return 0
 }
 
+// The command's work runs on the loop thread its host runs on (`HostEventLoop.shared`,
+// where every host started without a loop of its own runs): a command and its answer,
+// a notification and the line that prints it, meet on one thread, with no hand-off
+// between the loop and Swift's pool. What blocks (reading standard input, the shell's
+// prompt) has threads of its own (`BlockingCallThread`, `InputWatcher`). Without a loop
+// (the process is out of threads or descriptors) the work runs on the pool, and the
+// host's start reports why.
+let loop = try? HostEventLoop.shared
 do throws(CommandError) {
-    exit(try await run(Array(CommandLine.arguments.dropFirst())))
+    exit(try await withTaskExecutorPreference(loop) { () async throws(CommandError) -> Int32 in
+        try await run(Array(CommandLine.arguments.dropFirst()))
+    })
 } catch {
     Output.error(error.message)
     exit(error.exitCode)

@@ -34,16 +34,70 @@ import TestSupport
         await pair.stop()
     }
 
-    @Test func withoutASharedLoopEachHostHasAThreadOfItsOwn() async throws {
-        // The counterpart of the test above: the assertion it makes can fail.
+    @Test func aTaskWithoutAPreferenceRunsOffTheLoop() async throws {
+        // The counterpart of the test above: the assertion it makes can fail. The hosts
+        // run on the process's loop; the task, preferring none, on Swift's pool.
         let pair = try await Pair.start()
         let peer = try await pair.connect()
         let setting = try #require(try await peer.discoverDatabase().characteristics(uuid: LoopbackFixture.settingUUID).first)
         let taskThread = try await Self.threadOfATask(on: nil, writingThrough: peer, setting)
+        let loopThread = await Task(executorPreference: try HostEventLoop.shared) { pthread_self() }.value
+        #expect(pthread_equal(loopThread, taskThread) == 0)
         let serverThreads = pair.writes.threads.withLock { $0 }
         #expect(serverThreads.count == 1)
-        #expect(serverThreads.allSatisfy { pthread_equal($0, taskThread) == 0 })
+        #expect(serverThreads.allSatisfy { pthread_equal($0, taskThread) == 0 && pthread_equal($0, loopThread) != 0 })
         await pair.stop()
+    }
+
+    /// A transport opens on a thread of its own: a `tcp-server:` host waiting for its
+    /// controller to connect holds up none of the hosts already on the shared loop.
+    @Test func aTransportWaitingForItsPeerHoldsUpNoOtherHost() async throws {
+        let port = try Self.freePort()
+        let ended = Mutex(false)
+        let waiting = Task {
+            defer { ended.withLock { $0 = true } }
+            return try await Central.start(transport: .tcpServer(host: "127.0.0.1", port: port))
+        }
+        // Meanwhile two hosts start on the same loop, connect and write: all of it while
+        // the first still waits (opened on the loop, its 30-s wait would have ended first).
+        let pair = try await Pair.start()
+        let peer = try await pair.connect()
+        let setting = try #require(try await peer.discoverDatabase().characteristics(uuid: LoopbackFixture.settingUUID).first)
+        try await peer.write([0x02], to: setting)
+        await pair.stop()
+        #expect(ended.withLock { $0 } == false)
+        // A "controller" that connects and hangs up ends the wait: the start fails.
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Self.loopbackAddress(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        close(client)
+        await #expect(throws: ControllerError.self) { _ = try await waiting.value }
+    }
+
+    static func loopbackAddress(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+
+    /// A port nobody listens on now: the kernel's pick for a socket bound to port 0.
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = loopbackAddress(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                try #require(bind(fd, raw, length) == 0)
+                try #require(getsockname(fd, raw, &length) == 0)
+            }
+        }
+        return UInt16(bigEndian: address.sin_port)
     }
 
     @Test func aStreamProducedAndConsumedOnTheLoopArrivesWholeAndInOrder() async throws {

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import CSwiftATTBluetooth
 import Testing
-import SwiftATTTransport
+@testable import SwiftATTTransport
+import SwiftATTHCI
 
 @Suite struct HCISocketTransportTests {
     @Test func adapterNames() {
@@ -75,5 +76,30 @@ import SwiftATTTransport
                 #expect(error.description.hasPrefix("this kernel has no Bluetooth support (AF_BLUETOOTH)"))
             }
         }
+    }
+
+    /// One `read` per call, as the user channel hands over one packet per read (a
+    /// SOCK_SEQPACKET pair stands in for it): a second read would find nothing when one
+    /// packet came, and one still queued waits for the next call.
+    @Test func takesOnePacketPerCall() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
+        let transport = try HCISocketTransport(name: "hci0", index: 0, fileDescriptor: fds[0])
+        defer { transport.close(); close(fds[1]) }
+        for message: [UInt8] in [[0x04, 0x0E, 0x04, 0x01, 0x09, 0x10, 0x00], [0x02, 0x40, 0x00, 0x01, 0x00, 0xAA]] {
+            #expect(write(fds[1], message, message.count) == message.count)
+        }
+        var packets: [HCIPacket] = []
+        try transport.receive { packets.append($0) }
+        #expect(packets.map(\.type) == [.event])
+        #expect(Array(packets[0].bytes) == [0x0E, 0x04, 0x01, 0x09, 0x10, 0x00])
+        try transport.receive { packets.append($0) }
+        try transport.receive { packets.append($0) }
+        #expect(packets.map(\.type) == [.event, .aclData])
+        // The H4 indicator goes out first, then the packet, in one write.
+        try transport.send(HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00][...]))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(fds[1], &buffer, buffer.count)
+        #expect(Array(buffer[..<max(n, 0)]) == [0x01, 0x03, 0x0C, 0x00])
     }
 }

@@ -35,10 +35,30 @@ import Testing
         for message: [UInt8] in [[0xFF, 0x00, 0x02, 0x00], [0x01, 0x03, 0x0C, 0x00], [0xFF, 0x01], [0x01, 0x09, 0x10, 0x00]] {
             #expect(write(driver, message, message.count) == message.count)
         }
-        let packets = try vhci.receive(timeout: .seconds(1))
+        var packets: [HCIPacket] = []
+        for _ in 0..<4 { try vhci.receive { packets.append($0) } }
         #expect(vhci.adapterIndex == 2)
         #expect(packets.map(\.type) == [.command, .command])
         #expect(packets.map { Array($0.bytes) } == [[0x03, 0x0C, 0x00], [0x09, 0x10, 0x00]])
+    }
+
+    /// One `read` per call: the driver hands over one packet per read, and a second
+    /// read would find nothing when one came. A packet still queued waits for the next
+    /// call (the loop's `poll` sees the device still readable); none waiting hands none.
+    @Test func takesOnePacketPerCall() throws {
+        let (vhci, driver) = try Self.pair()
+        defer { vhci.close(); close(driver) }
+        for message: [UInt8] in [[0x01, 0x03, 0x0C, 0x00], [0x02, 0x40, 0x00, 0x01, 0x00, 0xAA]] {
+            #expect(write(driver, message, message.count) == message.count)
+        }
+        var packets: [HCIPacket] = []
+        try vhci.receive { packets.append($0) }
+        #expect(packets.map(\.type) == [.command])
+        try vhci.receive { packets.append($0) }
+        #expect(packets.map(\.type) == [.command, .aclData])
+        #expect(Array(packets[1].bytes) == [0x40, 0x00, 0x01, 0x00, 0xAA])
+        try vhci.receive { packets.append($0) }
+        #expect(packets.count == 2)
     }
 
     @Test func sendsOnePacketPerWrite() throws {

@@ -78,6 +78,40 @@ scenario_open() {
     fi
 }
 
+# The HCI round trip on hci0, swift-att against the C baseline (Tests/kernel/hci_round_trip.c)
+# in the same boot: five runs of 200 Read BD_ADDR each, alternating, and the system calls
+# each makes per round trip (strace -f -c over 200 and 2000 round trips, differenced).
+round_trip_median() { sed -n 's/^.*round trip: median \([0-9.]*\) ms.*/\1/p' "$1"; }
+syscalls_per_trip() {  # syscalls_per_trip COMMAND...: strace's call counts, 2000 trips minus 200
+    strace -f -c -o /tmp/st.200 "$@" 200 >/dev/null 2>&1 || return 1
+    strace -f -c -o /tmp/st.2000 "$@" 2000 >/dev/null 2>&1 || return 1
+    awk '$NF != "total" && $1 ~ /^[0-9.]+$/ { n[$NF] += (FILENAME ~ /2000$/ ? $4 : -$4) }
+         END { for (k in n) if (n[k] / 1800 >= 0.05) { t += n[k] / 1800; d = d sprintf(" %s %.2f", k, n[k] / 1800) } printf "%.2f (%s )", t, d }' \
+        /tmp/st.200 /tmp/st.2000
+}
+scenario_round_trip() {
+    swift_medians="" c_medians=""
+    for run in 1 2 3 4 5; do
+        $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips 200 >/tmp/rt.swift 2>&1
+        /bin/hci_round_trip hci0 200 >/tmp/rt.c 2>&1
+        swift_medians="$swift_medians $(round_trip_median /tmp/rt.swift)"
+        c_medians="$c_medians $(round_trip_median /tmp/rt.c)"
+    done
+    echo "KBENCH MEASURE hci-round-trip-pairs swift-att$swift_medians ms; C$c_medians ms (five alternating runs of 200)"
+    median_of() { echo "$1" | tr ' ' '\n' | grep . | sort -n | sed -n 3p; }
+    swift_median=$(median_of "$swift_medians")
+    c_median=$(median_of "$c_medians")
+    if [ -n "$swift_median" ] && [ -n "$c_median" ]; then
+        echo "KBENCH MEASURE hci-round-trip-vs-c $(awk -v s="$swift_median" -v c="$c_median" 'BEGIN { printf "%.2f", s / c }')× (median of medians: swift-att $swift_median ms, C $c_median ms)"
+        result round-trip-vs-c PASS "swift-att $swift_median ms, C $c_median ms (median of five runs' medians)"
+    else
+        result round-trip-vs-c FAIL "swift-att: $(tail -n 1 /tmp/rt.swift) C: $(tail -n 1 /tmp/rt.c)"
+    fi
+    swift_calls=$(syscalls_per_trip $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips)
+    c_calls=$(syscalls_per_trip /bin/hci_round_trip hci0)
+    echo "KBENCH MEASURE hci0-syscalls swift-att ${swift_calls:-not counted}, C ${c_calls:-not counted} per round trip (strace -f -c)"
+}
+
 # (b) swift-att peripheral heart-rate over hci0; a Bumble central on the host subscribes.
 # Meanwhile (c, EBUSY) a second process opening hci0 is told who holds it.
 scenario_heart_rate() {
@@ -867,6 +901,7 @@ kernel_l2cap() {
 }
 
 scenario_open
+scenario_round_trip
 scenario_heart_rate
 scenario_notification_rate
 scenario_errors

@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.join(os.path.dirname(HERE), 'bench')
 
 # What the guest must report (guest-scenarios.sh) and what the host checks itself.
-GUEST_SCENARIOS = ['open-hci0', 'adapters-after-close', 'peripheral-heart-rate', 'error-ebusy',
+GUEST_SCENARIOS = ['open-hci0', 'adapters-after-close', 'round-trip-vs-c', 'peripheral-heart-rate', 'error-ebusy',
                    'notification-rate', 'error-eperm', 'error-enodev', 'error-rfkill', 'central-over-hci0',
                    'kernel-smp-pair', 'kernel-smp-bond', 'kernel-smp-low', 'kernel-smp-high',
                    'kernel-l2cap-listen', 'kernel-l2cap-connect', 'kernel-l2cap-ecfc-connect', 'kernel-l2cap-ecfc-listen']
@@ -323,6 +323,8 @@ class Bench:
         log('================ figures ================')
         for key, label in [('boot', 'guest boot'), ('hci0', 'hci0 ready'),
                            ('hci-round-trip', 'HCI round trip, kernel path'), ('baseline-round-trip', '  same binary over TCP, no kernel'),
+                           ('hci-round-trip-vs-c', '  swift-att ÷ C on hci0'), ('hci-round-trip-pairs', '  each run'),
+                           ('hci0-syscalls', '  system calls per round trip'),
                            ('notification-rate', 'notification rate, kernel path'),
                            ('baseline-notification-rate', '  same binary over TCP, no kernel')]:
             log(f'{label:34} {self.figures.get(key, "not measured")}')

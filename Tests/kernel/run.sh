@@ -4,7 +4,7 @@
 #
 #   Tests/kernel/run.sh        (root: installs packages; KERNEL_BENCH_DIR=/tmp/swift-att-kernel-bench)
 #
-# 1. packages: qemu-system-x86, busybox-static, cpio, kmod (apt); Bumble (Tests/bench/setup.sh)
+# 1. packages: qemu-system-x86, busybox-static, cpio, kmod, strace (apt); Bumble (Tests/bench/setup.sh)
 # 2. Debian's linux-image .deb (apt-get download), only the modules the guest loads;
 #    bluez and the libraries its tools link (apt-get download, unpacked, not installed)
 # 3. swift-att, release, --static-swift-stdlib (as .ci/run builds it)
@@ -45,7 +45,7 @@ trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------- 1. packages
 step "packages"
-PACKAGES="qemu-system-x86 busybox-static cpio kmod binutils"
+PACKAGES="qemu-system-x86 busybox-static cpio kmod binutils strace"
 missing=$(dpkg-query -W -f='${Package} ${Status}\n' $PACKAGES 2>/dev/null | awk '$4 != "installed" {print $1}' || true)
 if [ -n "$missing" ] || ! dpkg-query -W $PACKAGES >/dev/null 2>&1; then
     apt-get update -qq >/dev/null
@@ -122,6 +122,13 @@ for tool in btmgmt gatttool l2test; do
         | awk '/=> \// {print $3}'); do
         [ -f "$R/lib/x86_64-linux-gnu/$(basename "$lib")" ] || { mkdir -p "$R/lib/x86_64-linux-gnu" && cp -L "$lib" "$R/lib/x86_64-linux-gnu/"; }
     done
+done
+# The C baseline of the round trip (static: it needs nothing in the guest) and strace,
+# which counts both programs' system calls, with the libraries it loads.
+clang -O2 -static -o "$R/bin/hci_round_trip" "$HERE/hci_round_trip.c"
+cp /usr/bin/strace "$R/bin/strace"
+for lib in $(ldd /usr/bin/strace | awk '/=> \// {print $3}'); do
+    [ -f "$R/lib/x86_64-linux-gnu/$(basename "$lib")" ] || { mkdir -p "$R/lib/x86_64-linux-gnu" && cp -L "$lib" "$R/lib/x86_64-linux-gnu/"; }
 done
 install -m 644 "$HERE/kernel-smp.json" "$R/kernel-smp.json"
 # A user without CAP_NET_ADMIN for the EPERM scenario.

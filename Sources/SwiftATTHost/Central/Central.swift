@@ -16,6 +16,8 @@ import SwiftATTTransport
 public final class Central: Sendable {
     public let controller: Controller
     public let info: ControllerInfo
+    /// The loop whose thread runs this host (`Controller.eventLoop`).
+    public var eventLoop: HostEventLoop { controller.eventLoop }
 
     private init(controller: Controller, info: ControllerInfo) {
         self.controller = controller
@@ -24,11 +26,11 @@ public final class Central: Sendable {
 
     /// Opens the controller and runs its start-up sequence. `transactionTimeout` is how
     /// long the peer's server may take to answer a request before the call fails with
-    /// `timedOut` and the link's bearer closes (the spec's 30 s; shorter for tests).
-    /// On `eventLoop` the host shares that thread (`HostEventLoop`); by default it gets
-    /// one of its own. With `storage`, the host connects under the identity it keeps
-    /// for this adapter and keeps its bonds there (`Controller.start(storage:)`);
-    /// without, under a fresh static random address with bonds in memory.
+    /// `timedOut` and the link's bearer closes (the spec's 30 s; shorter for tests). The
+    /// host runs on `eventLoop`, by default the process's `HostEventLoop.shared`. With
+    /// `storage`, the host connects under the identity it keeps for this adapter and keeps
+    /// its bonds there (`Controller.start(storage:)`); without, under a fresh static random
+    /// address with bonds in memory.
     public static func start(
         transport: TransportSpecification, capturePath: String? = nil, transactionTimeout: Duration = .seconds(30),
         storage: (any SecurityStorage)? = nil, on eventLoop: HostEventLoop? = nil

@@ -32,8 +32,14 @@ public final class Controller: Sendable {
         self.transportName = transportName
     }
 
-    /// Opens the transport and starts the loop (on `eventLoop`, shared with other hosts
-    /// and tasks; a thread of its own when nil). No command is sent yet. With
+    /// The loop whose thread runs this host: tasks that prefer it
+    /// (`withTaskExecutorPreference(controller.eventLoop)`) send commands and take
+    /// their answers and the host's values without a hand-off between threads.
+    public var eventLoop: HostEventLoop { loop.eventLoop }
+
+    /// Opens the transport (on a thread of its own, so that a transport waiting for its
+    /// peer holds up no other host) and runs the host on `eventLoop`, shared with other
+    /// hosts and tasks (`HostEventLoop.shared` when nil). No command is sent yet. With
     /// `capturePath`, every packet both ways is written to that btsnoop file.
     public static func open(_ specification: TransportSpecification, capturePath: String? = nil,
                             on eventLoop: HostEventLoop? = nil) async throws(ControllerError) -> Controller {

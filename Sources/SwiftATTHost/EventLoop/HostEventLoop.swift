@@ -1,32 +1,56 @@
+import Synchronization
+
 /// A thread that runs hosts' event loops and, as a `TaskExecutor`, the tasks that
 /// prefer it.
 ///
-/// A `Central` or `Peripheral` started without one gets a loop thread of its own. Hosts
-/// started `on:` the same `HostEventLoop` share its thread (one `poll(2)` over all their
-/// transports), and tasks started with `Task(executorPreference: loop)`, or inside
-/// `withTaskExecutorPreference(loop)`, run on it too. Then a notification goes from the
-/// controller to the code that consumes it, and an `updateValue` from the code that
-/// makes it to the controller, without a hand-off between threads: the shape of an
-/// application on one asyncio loop (Bumble) or one SwiftNIO event loop, for programs
-/// that move many small values or drive several controllers.
+/// A `Central`, `Peripheral` or `Controller` started without `on:` runs on the
+/// process's loop, `HostEventLoop.shared`; hosts started `on:` the same loop share its
+/// thread (one `poll(2)` over all their transports). Tasks started with
+/// `Task(executorPreference: loop)`, or inside `withTaskExecutorPreference(loop)`, run on
+/// it too: then a command and its answer, a notification and the code that consumes
+/// it, an `updateValue` and the controller, meet on one thread without a hand-off —
+/// the shape of an application on one asyncio loop (Bumble) or one SwiftNIO event loop.
+/// Every `swift-att` command runs its work that way.
 ///
-///     let loop = try HostEventLoop()
-///     let central = try await Central.start(transport: spec, on: loop)
-///     await withTaskExecutorPreference(loop) {
+///     let central = try await Central.start(transport: spec)
+///     await withTaskExecutorPreference(central.eventLoop) {
 ///         for try await value in try await peer.values(of: characteristic) { … }
 ///     }
 ///
-/// Work on the loop must not block: a task that waits on a lock or sleeps synchronously
-/// there holds up every host on the thread. Opening a transport that waits for its peer
-/// (a TCP listener) also holds up the others until it is connected.
+/// A program that drives several controllers and wants a core for each gives each its
+/// own `HostEventLoop()`.
 ///
-/// The thread ends once this object is released (tasks that prefer it keep it) and
-/// every host on it has closed.
+/// Work on the loop must not block: a task that waits on a lock, sleeps synchronously or
+/// reads a terminal there holds up every host on the thread. Opening a transport (a TCP
+/// listener waiting for its peer, an adapter the kernel is still setting up) happens on
+/// a thread of its own and holds up nobody.
+///
+/// A loop made with `init(name:)` ends its thread once the object is released (tasks
+/// that prefer it keep it) and every host on it has closed; the shared loop's thread
+/// lasts as long as the process, idle in `poll(2)` when no host runs.
 public final class HostEventLoop: TaskExecutor, Sendable {
     let runner: LoopRunner
 
-    /// The name a host's own loop thread has.
-    static let hostThreadName = "swift-att host"
+    /// The name the shared loop's thread has.
+    static let sharedThreadName = "swift-att host"
+
+    /// The process's loop, started on first use: where hosts run when they are started
+    /// without `on:`.
+    ///
+    /// Fails with `ControllerError.eventLoopUnavailable` when the process is out of
+    /// descriptors or threads (a later call tries again).
+    public static var shared: HostEventLoop {
+        get throws(ControllerError) {
+            try sharedLoop.withLock { loop throws(ControllerError) -> HostEventLoop in
+                if let loop { return loop }
+                let started = try HostEventLoop(name: sharedThreadName)
+                loop = started
+                return started
+            }
+        }
+    }
+
+    private static let sharedLoop = Mutex<HostEventLoop?>(nil)
 
     /// Starts the thread, called `name` where `top -H`, `ps -L`, `gdb` and
     /// `/proc/<pid>/task/*/comm` show threads (the kernel keeps its first 15 bytes): a
@@ -34,13 +58,8 @@ public final class HostEventLoop: TaskExecutor, Sendable {
     ///
     /// Fails with `ControllerError.eventLoopUnavailable` when the process is out of
     /// descriptors (for the loop's wake-up pipe) or threads.
-    public convenience init(name: String = "swift-att loop") throws(ControllerError) {
-        try self.init(endsWithItsHosts: false, name: name)
-    }
-
-    /// `endsWithItsHosts`: a host's own loop, whose thread ends when its host stops.
-    init(endsWithItsHosts: Bool, name: String = hostThreadName) throws(ControllerError) {
-        runner = try LoopRunner(endsWithItsHosts: endsWithItsHosts)
+    public init(name: String = "swift-att loop") throws(ControllerError) {
+        runner = try LoopRunner()
         try runner.start(executor: UnownedTaskExecutor(ordinary: self), name: name)
     }
 

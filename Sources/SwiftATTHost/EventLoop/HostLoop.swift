@@ -24,39 +24,32 @@ final class HostLoop: Sendable {
         self.slot = slot
     }
 
-    /// Opens `specification` on `eventLoop` (a new thread of its own when nil); returns
-    /// once the transport is open. With `capturePath`, every packet is also written to
-    /// that btsnoop file.
+    /// Opens `specification` (on a thread of its own: `TransportOpening`), then joins
+    /// its host to `eventLoop` (`HostEventLoop.shared` when nil); returns once the host
+    /// runs there. With `capturePath`, every packet is also written to that btsnoop file.
     static func start(_ specification: TransportSpecification, capturePath: String?,
                       on eventLoop: HostEventLoop?) async throws(ControllerError) -> HostLoop {
         let loop: HostEventLoop
-        if let eventLoop {
-            loop = eventLoop
-        } else {
-            loop = try HostEventLoop(endsWithItsHosts: true)
-        }
+        if let eventLoop { loop = eventLoop } else { loop = try HostEventLoop.shared }
+        let opened = try await TransportOpening.open(specification, capturePath: capturePath)
         let runner = loop.runner
         let slot = runner.addHost()
-        let opened: Result<Void, ControllerError> = await withCheckedContinuation { continuation in
+        let joined: Result<Void, ControllerError> = await withCheckedContinuation { continuation in
             runner.open(slot: slot, {
-                let transport: any HCITransport
-                let capture: BTSnoopFileWriter?
-                do throws(TransportError) {
-                    capture = try capturePath.map { path throws(TransportError) in try BTSnoopFileWriter(path: path) }
-                    transport = try specification.open(acceptTimeout: .seconds(30))
-                } catch {
-                    continuation.resume(returning: .failure(.transport(error)))
-                    return nil
-                }
-                let stack = HostStack(transport: transport)
-                if let capture {
+                let stack = HostStack(transport: opened.transport)
+                if let capture = opened.capture {
                     stack.hci.packetObserver = { packet, outbound in capture.record(packet, outbound: outbound) }
                 }
                 continuation.resume(returning: .success(()))
                 return stack
-            }, refuse: { continuation.resume(returning: .failure($0)) })
+            }, refuse: { reason in
+                // The loop ended meanwhile (a released `HostEventLoop`): the device
+                // goes back rather than staying open with no host.
+                opened.transport.close()
+                continuation.resume(returning: .failure(reason))
+            })
         }
-        try opened.get()
+        try joined.get()
         return HostLoop(eventLoop: loop, slot: slot)
     }
 

@@ -15,9 +15,8 @@ import SwiftATTTransport
 final class LoopRunner: Sendable {
     typealias Job = @Sendable (HostStack) -> Void
     typealias Refusal = @Sendable (ControllerError) -> Void
-    /// Opens a host's transport on the loop thread; nil when it failed (the opener has
-    /// told its caller why).
-    typealias Opener = @Sendable () -> HostStack?
+    /// Makes a host's stack on the loop thread, around a transport already open.
+    typealias Opener = @Sendable () -> HostStack
 
     /// What a host's callers hand its loop.
     enum Work: Sendable {
@@ -54,8 +53,6 @@ final class LoopRunner: Sendable {
         var executor: UnownedTaskExecutor?
     }
 
-    /// A host's own loop ends with its host; a shared one when it is released.
-    private let endsWithItsHosts: Bool
     private let state = Mutex(State())
     private let wake: WakeSignal
     /// The loop thread's `pthread_self()`, so that work it hands itself skips the
@@ -63,8 +60,7 @@ final class LoopRunner: Sendable {
     private let thread = Atomic<UInt>(0)
 
     /// Fails when the process has no descriptor left for the wake-up pipe.
-    init(endsWithItsHosts: Bool) throws(ControllerError) {
-        self.endsWithItsHosts = endsWithItsHosts
+    init() throws(ControllerError) {
         wake = try WakeSignal()
     }
 
@@ -90,7 +86,8 @@ final class LoopRunner: Sendable {
         }
     }
 
-    /// Runs `open` on the loop thread; the host it returns joins the loop.
+    /// Runs `open` on the loop thread; the host it returns joins the loop. Once the loop
+    /// has ended, calls `refuse` instead.
     func open(slot: Int, _ open: @escaping Opener, refuse: @escaping Refusal) {
         if let reason = append(.open(slot: slot, open, refuse: refuse), slot: nil) { refuse(reason) }
     }
@@ -130,6 +127,10 @@ final class LoopRunner: Sendable {
 
     // MARK: The loop
 
+    /// How many times a turn takes the queue again after reading, at most, before it
+    /// looks at the transports again.
+    static let roundsPerTurn = 8
+
     private func run(executor: UnownedTaskExecutor) {
         thread.store(UInt(pthread_self()), ordering: .relaxed)
         var hosts = Hosts(wake: wake.fileDescriptor)
@@ -149,12 +150,19 @@ final class LoopRunner: Sendable {
             }
             for record in hosts.records { record.stack.transport.finishedWaiting() }
             if hosts.descriptors[0].revents != 0 { wake.drain() }
-            state.withLock { s in s.items.exchange(with: &ready) }
-            ready.drain { item in hosts.run(item, executor: executor, runner: self) }
-            hosts.applyUpdates()
+            // What was handed over before the packets that woke the loop runs before
+            // they are read (a listener registered, then the event it waits for).
+            runQueue(&ready, hosts: &hosts, executor: executor)
             for (index, record) in hosts.records.enumerated() where record.packetsWaiting || hosts.isReadable(index) {
                 if record.stack.isRunning { record.stack.readTransport() }
             }
+            // What the packets just read woke (a task that prefers the loop, resumed with
+            // its answer) and what that queued in turn (its next command) run in this
+            // turn: a task on the loop costs no `poll(2)` between an answer and its next
+            // request. Bounded, so that tasks that keep queueing work cannot keep the
+            // transports waiting.
+            var rounds = 0
+            while rounds < Self.roundsPerTurn, runQueue(&ready, hosts: &hosts, executor: executor) { rounds += 1 }
             let now = ContinuousClock.now
             var stopped = false
             for record in hosts.records {
@@ -166,7 +174,7 @@ final class LoopRunner: Sendable {
                 for record in hosts.records where !record.stack.isRunning { retire(record) }
                 hosts.removeStopped()
             }
-            if hosts.records.isEmpty, let leftovers = finishIfDone(hadHost: hosts.hadHost) {
+            if hosts.records.isEmpty, let leftovers = finishIfReleased() {
                 for item in leftovers {
                     switch item {
                     case let .host(_, work): work.refuse(.closed)
@@ -177,6 +185,16 @@ final class LoopRunner: Sendable {
                 return
             }
         }
+    }
+
+    /// Runs what the queue holds now (not what running it adds); false if it was empty.
+    @discardableResult
+    private func runQueue(_ ready: inout MoveQueue<Item>, hosts: inout Hosts, executor: UnownedTaskExecutor) -> Bool {
+        state.withLock { s in s.items.exchange(with: &ready) }
+        guard !ready.isEmpty else { return false }
+        ready.drain { item in hosts.run(item, executor: executor, runner: self) }
+        hosts.applyUpdates()
+        return true
     }
 
     /// One running host as the loop thread knows it.
@@ -194,7 +212,6 @@ final class LoopRunner: Sendable {
         /// What `poll(2)` is given: the wake-up pipe first, then each record's transport
         /// in `records`' order (`rebuildDescriptors` keeps the two in step).
         var descriptors: [pollfd]
-        var hadHost = false
         /// `updateValue` values for one host's characteristic that came off the queue
         /// back to back: applied as one run (`AttributeLinks.applyUpdates`) when another
         /// kind of item, host or characteristic comes up, or the batch ends.
@@ -284,12 +301,7 @@ final class LoopRunner: Sendable {
                 }
             case let .open(slot, open, _):
                 applyUpdates()
-                hadHost = true
-                guard let stack = open() else {
-                    runner.state.withLock { $0.stopReasons[slot] = .closed }
-                    return
-                }
-                add(HostRecord(slot: slot, stack: stack))
+                add(HostRecord(slot: slot, stack: open()))
             case let .task(job):
                 applyUpdates()
                 job.runSynchronously(on: executor)
@@ -335,10 +347,11 @@ final class LoopRunner: Sendable {
         if unapplied > 0 { _ = stack.attributes.updateGate?.settle(applied: unapplied, congested: false) }
     }
 
-    /// With no host left: whether the thread ends now, and what was still queued.
-    private func finishIfDone(hadHost: Bool) -> [Item]? {
+    /// With no host left: whether the thread ends now (the loop was released), and
+    /// what was still queued.
+    private func finishIfReleased() -> [Item]? {
         state.withLock { s -> [Item]? in
-            guard s.released || (endsWithItsHosts && hadHost) else { return nil }
+            guard s.released else { return nil }
             s.exited = true
             var leftovers: [Item] = []
             s.items.drain { leftovers.append($0) }

@@ -23,6 +23,8 @@ public final class Peripheral: Sendable {
     private let served: Mutex<GATTDatabase>
     /// What the controller's start-up sequence learned.
     public let info: ControllerInfo
+    /// The loop whose thread runs this host (`Controller.eventLoop`).
+    public var eventLoop: HostEventLoop { controller.eventLoop }
     /// When advertising starts again by itself.
     public var readvertising: Readvertising { advertiser.policy }
 
@@ -48,14 +50,14 @@ public final class Peripheral: Sendable {
     }
 
     /// Opens the controller, runs its start-up sequence and starts serving `database`.
-    /// `readvertising` says whether advertising resumes by itself after connections.
-    /// On `eventLoop` the host shares that thread (`HostEventLoop`); by default it gets
-    /// one of its own. With `storage`, the host advertises under the identity it keeps
-    /// for this adapter and keeps its bonds there (`Controller.start(storage:)`), with
-    /// what the GATT server keeps for each bonded central: the server starts with the
-    /// subscriptions, change-awareness and Service Changed owed an earlier run left
-    /// (reconciled with `database` when it changed since). Without, under a fresh static
-    /// random address with bonds in memory.
+    /// `readvertising` says whether advertising resumes by itself after connections. The
+    /// host runs on `eventLoop`, by default the process's `HostEventLoop.shared`. With
+    /// `storage`, the host advertises under the identity it keeps for this adapter and
+    /// keeps its bonds there (`Controller.start(storage:)`), with what the GATT server
+    /// keeps for each bonded central: the server starts with the subscriptions, change-
+    /// awareness and Service Changed owed an earlier run left (reconciled with `database`
+    /// when it changed since). Without, under a fresh static random address with bonds in
+    /// memory.
     public static func start(
         transport: TransportSpecification, database: GATTDatabase,
         configuration: GATTServer.Configuration = .init(), capturePath: String? = nil,
