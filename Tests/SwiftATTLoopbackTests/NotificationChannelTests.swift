@@ -51,7 +51,7 @@ import TestSupport
         _ = channel.append(contentsOf: &batch)
         channel.finish()
         batch = Self.values(2..<4)
-        #expect(channel.append(contentsOf: &batch) == nil)
+        #expect(Self.wakesNobody(channel.append(contentsOf: &batch)))
         #expect(await Self.taken(from: channel) == [0, 1])
         var rest: [GATTNotification] = []
         guard case .ended(nil) = await channel.take(into: &rest) else {
@@ -63,7 +63,46 @@ import TestSupport
     @Test func anEmptyBatchWakesNobody() {
         let channel = NotificationChannel(limit: 8)
         var empty: [GATTNotification] = []
-        #expect(channel.append(contentsOf: &empty) == nil)
+        #expect(Self.wakesNobody(channel.append(contentsOf: &empty)))
+    }
+
+    static func wakesNobody(_ wake: NotificationChannel.Wake) -> Bool {
+        if case .none = wake { return true }
+        return false
+    }
+
+    /// A consumer waiting on another thread than the loop's is not woken by the batch
+    /// (waking a thread is what the loop pays once per few batches) but owed: the values
+    /// wait in the channel, and `wakeOwed` wakes it to find all of them. One waiting on
+    /// the appending thread itself (a task that prefers the loop) is handed back to be
+    /// woken at once.
+    @Test func aConsumerOnAnotherThreadIsOwedAWakeUpAndOneOnTheLoopIsWokenAtOnce() async throws {
+        let loop = try HostEventLoop(name: "channel-test")
+        let channel = NotificationChannel(limit: 100)
+        let elsewhere = Task { await Self.taken(from: channel) }
+        try await eventually("the consumer to wait") { channel.hasWaitingConsumer }
+        let owed = await Task(executorPreference: loop) { () -> Bool in
+            var batch = Self.values(0..<3)
+            guard case .owed = channel.append(contentsOf: &batch) else { return false }
+            batch = Self.values(3..<5)
+            guard case .owed = channel.append(contentsOf: &batch) else { return false }
+            return true
+        }.value
+        #expect(owed)
+        #expect(channel.hasWaitingConsumer)
+        #expect(channel.wakeOwed() == 5)
+        #expect(await elsewhere.value == [0, 1, 2, 3, 4])
+
+        let onLoop = Task(executorPreference: loop) { await Self.taken(from: channel) }
+        try await eventually("the consumer on the loop to wait") { channel.hasWaitingConsumer }
+        let wokenAtOnce = await Task(executorPreference: loop) { () -> Bool in
+            var batch = Self.values(5..<6)
+            guard case let .now(waiter) = channel.append(contentsOf: &batch) else { return false }
+            waiter.resume()
+            return true
+        }.value
+        #expect(wokenAtOnce)
+        #expect(await onLoop.value == [5])
     }
 
     /// Every listener that wants a value gets it, in order, whether the value moves into

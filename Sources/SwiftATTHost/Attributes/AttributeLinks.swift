@@ -75,6 +75,13 @@ final class AttributeLinks {
     @exclusivity(unchecked) var stagedNotifications: [NotificationStaging] = []
     /// The consumers to wake, kept between batches so that waking them allocates nothing.
     @exclusivity(unchecked) var notificationWakes: [NotificationChannel.Waiter] = []
+    /// Listeners whose consumers wait on other threads for values already queued: woken
+    /// once the loop is about to sleep, or once they have waited `owedWakeTurns` turns or
+    /// have `owedWakeValues` values, so that a busy loop wakes a consumer once per few
+    /// batches rather than once per batch (`wakeOwedConsumers`).
+    @exclusivity(unchecked) var owedWakes: [NotificationStaging] = []
+    /// Turns since the oldest owed wake-up was owed.
+    @exclusivity(unchecked) var owedWakeAge = 0
 
     init(l2cap: L2CAPChannels, hci: HCIConversation) {
         self.l2cap = l2cap

@@ -122,11 +122,12 @@ final class GATTClientSession {
         for driver in drivers { driver.fail(error) }
         for listener in listeners {
             // Values staged during this batch reach the consumer before the end does;
-            // handing them over takes the waiting consumer out of the channel, so it is
-            // woken here (the end finds nobody left to wake).
-            let waiter = listener.staging.flush()
+            // handing them over may take a consumer waiting on the loop out of the
+            // channel, so it is woken here (the end finds nobody left to wake). One
+            // waiting elsewhere is still in the channel, and the end wakes it.
+            let wake = listener.staging.flush()
             listener.channel.finish(throwing: error)
-            waiter?.resume()
+            if case let .now(waiter) = wake { waiter.resume() }
         }
         listeners.removeAll()
         let parked = commands

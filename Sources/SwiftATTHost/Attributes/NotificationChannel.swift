@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// The buffer between the loop thread, which appends each notification or indication a
@@ -5,15 +8,20 @@ import Synchronization
 ///
 /// Built for streams of thousands of values per second: the loop appends each batch it
 /// read from the transport under one lock (`NotificationStaging`) and wakes a waiting
-/// consumer once per batch (`AttributeLinks.flushNotifications`); the consumer takes
-/// the whole buffer at once and iterates it without the lock. One thread hand-off per
-/// batch, not per value, which an `AsyncThrowingStream` cannot offer.
+/// consumer once per batch (`AttributeLinks.flushNotifications`), or, when the consumer
+/// waits on another thread, once per few batches while the loop stays busy
+/// (`AttributeLinks.wakeOwedConsumers`); the consumer takes the whole buffer at once and
+/// iterates it without the lock. One thread hand-off per batch or more, not per value,
+/// which an `AsyncThrowingStream` cannot offer.
 final class NotificationChannel: Sendable {
     typealias Waiter = UnsafeContinuation<Void, Never>
 
     private struct State {
         var buffer: [GATTNotification] = []
         var waiter: Waiter?
+        /// The thread the waiting consumer suspended on: the loop's own thread when its
+        /// task prefers the loop.
+        var waiterThread: pthread_t = 0
         /// Set once the loop ended the stream, with why (nil: ended without error).
         var ending: (any Error)??
         /// The consumer's task was cancelled.
@@ -32,14 +40,26 @@ final class NotificationChannel: Sendable {
 
     // MARK: The loop's side
 
+    /// What queuing a batch asks of the loop.
+    enum Wake {
+        /// No consumer waits: it is running, and takes the values when it next looks.
+        case none
+        /// A consumer waits on the loop's own thread (its task prefers the loop): wake
+        /// it now, which costs an entry in the loop's own queue.
+        case now(Waiter)
+        /// A consumer waits on another thread: waking it costs a thread wake-up, which
+        /// the loop owes, and may pay for several batches at once (`wakeOwed`).
+        case owed
+    }
+
     /// Queues a batch the loop staged (`NotificationStaging`), leaving `batch` empty:
     /// one lock per batch, and when the consumer has taken everything the arrays are
-    /// swapped rather than copied. Returns the waiting consumer, as `append` does.
-    func append(contentsOf batch: inout [GATTNotification]) -> Waiter? {
-        guard !batch.isEmpty else { return nil }
+    /// swapped rather than copied. Called on the loop thread; says whom to wake.
+    func append(contentsOf batch: inout [GATTNotification]) -> Wake {
+        guard !batch.isEmpty else { return .none }
         defer { batch.removeAll(keepingCapacity: true) }
         return state.withLock { s in
-            guard s.ending == nil, !s.cancelled else { return nil }
+            guard s.ending == nil, !s.cancelled else { return .none }
             if s.buffer.isEmpty {
                 swap(&s.buffer, &batch)
             } else {
@@ -53,10 +73,28 @@ final class NotificationChannel: Sendable {
                 s.buffer.removeFirst(drop)
                 s.dropped += drop
             }
-            defer { s.waiter = nil }
-            return s.waiter
+            guard let waiter = s.waiter else { return .none }
+            guard pthread_equal(s.waiterThread, pthread_self()) != 0 else { return .owed }
+            s.waiter = nil
+            return .now(waiter)
         }
     }
+
+    /// Wakes the consumer an earlier `append` left owed, if it still waits (the stream
+    /// ending or the task being cancelled may have woken it since), and says how many
+    /// values it will find.
+    @discardableResult
+    func wakeOwed() -> Int {
+        let (waiter, count) = state.withLock { s -> (Waiter?, Int) in
+            defer { s.waiter = nil }
+            return (s.waiter, s.buffer.count)
+        }
+        waiter?.resume()
+        return count
+    }
+
+    /// How many values wait for the consumer.
+    var bufferedCount: Int { state.withLock { $0.buffer.count } }
 
     /// Ends the stream: the consumer gets what is buffered, then `error` (or the end).
     func finish(throwing error: (any Error)? = nil) {
@@ -95,6 +133,7 @@ final class NotificationChannel: Sendable {
                     let ready = state.withLock { s -> Bool in
                         if !s.buffer.isEmpty || s.ending != nil || s.cancelled { return true }
                         s.waiter = waiter
+                        s.waiterThread = pthread_self()
                         return false
                     }
                     if ready { waiter.resume() }

@@ -20,8 +20,12 @@ final class NotificationStaging {
         pending.append(notification)
     }
 
-    /// Hands what is held to the channel; returns the consumer to wake, if one waits.
-    func flush() -> NotificationChannel.Waiter? {
+    /// The loop owes this listener's consumer a wake-up (`NotificationChannel.Wake.owed`)
+    /// and has it in `AttributeLinks.owedWakes`: loop thread only, as `pending` is.
+    @exclusivity(unchecked) var owesWake = false
+
+    /// Hands what is held to the channel; says whom to wake.
+    func flush() -> NotificationChannel.Wake {
         channel.append(contentsOf: &pending)
     }
 }

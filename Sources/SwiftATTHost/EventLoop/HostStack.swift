@@ -174,6 +174,7 @@ final class HostStack {
     /// waited for that room follow, and a peripheral waiting for room hears whether it
     /// has some.
     func endTurn() {
+        attributes.wakeOwedConsumers(idle: false)
         // What the turn changed in bonded clients' state (and sign counters) reaches the
         // bond store, and its file when `BondSync`'s interval allows.
         if hci.isRunning, bondSync.hasWork(server: attributes.gattServer) {
@@ -188,6 +189,12 @@ final class HostStack {
             if hci.hasQueuedACL { hci.flushACL() }
         }
         attributes.signalRoomIfWaiting()
+    }
+
+    /// The loop is about to sleep in `poll(2)`: consumers on other threads owed a
+    /// wake-up get it now, so a link that went quiet delays no value.
+    func beforeSleeping() {
+        attributes.wakeOwedConsumers(idle: true)
     }
 
     /// Ends the host: every link's calls and listeners fail naming why, then every

@@ -142,6 +142,9 @@ final class LoopRunner: Sendable {
             // wait: nothing wrote to its descriptor while the loop was running.
             let pending = hosts.askTransportsBeforeWaiting() || state.withLock { !$0.items.isEmpty }
             let timeout = pending ? 0 : Self.timeout(until: hosts.earliestDeadline)
+            if !pending {
+                for record in hosts.records { record.stack.beforeSleeping() }
+            }
             if poll(&hosts.descriptors, nfds_t(hosts.descriptors.count), timeout) < 0 && errno != EINTR {
                 let error = Errno.current
                 for record in hosts.records {

@@ -1,4 +1,4 @@
-// README: "One thread for several hosts, and for your tasks". The example is a
+// README: "One thread for the hosts, and for your tasks". The example is a
 // fragment; what it uses is declared first.
 import SwiftATT
 
@@ -8,10 +8,9 @@ let database = try GATTDatabase(services: [GATTService(uuid: BluetoothUUID(0x180
 let peer = try await Central.start(transport: "hci1").connect(BluetoothAddress(0xC0FF_EE00_0001, kind: .random))
 let measurement = try await peer.discoverDatabase().characteristics(uuid: BluetoothUUID(0x2A37))[0]
 
-let loop = try HostEventLoop()
-let central = try await Central.start(transport: "hci0", on: loop)
-let peripheral = try await Peripheral.start(transport: spec, database: database, on: loop)
-let printer = Task(executorPreference: loop) {
+let central = try await Central.start(transport: "hci0")
+let peripheral = try await Peripheral.start(transport: spec, database: database)
+let printer = Task(executorPreference: central.eventLoop) {
     for try await value in try await peer.notifications(of: measurement) { print(value.value) }
 }
 _ = (central, peripheral, printer)
