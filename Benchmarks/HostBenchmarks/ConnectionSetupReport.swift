@@ -94,6 +94,14 @@ struct ConnectionSetupReport {
             }
         }
         print(split.render())
+        print("The host's gap before each ATT request in order (#1 after the LE Connection Complete, then after the response")
+        print("to the one before), median µs over the captured connections:")
+        for (name, connections) in [("swift-att", swiftATTCaptured), ("Bumble", bumbleCaptured)] {
+            let gaps = connections.map { [$0.discovered.toFirstRequest] + $0.discovered.turnarounds }
+            let positions = gaps.map(\.count).min() ?? 0
+            let medians = (0..<positions).map { k in format(median(gaps.map { $0[k] }) * 1e6, decimals: 0) }
+            print("  \(name): " + medians.joined(separator: " "))
+        }
         for (name, connections) in [("swift-att", swiftATTCaptured), ("Bumble", bumbleCaptured)] {
             var commands: [HCIOpcode: Int] = [:]
             for c in connections { for opcode in c.discovered.otherCommands { commands[opcode, default: 0] += 1 } }
