@@ -13,7 +13,8 @@ import SwiftATTTransport
 // `--only LENGTH/LINKS` for one case of the loopback table; `--pairing-only` for the
 // pairing tables alone (PairingReport); `--crypto-only` for its table of crypto calls alone;
 // `--channels-only` for the credit-based channel tables (ChannelReport); `--eatt-only` for
-// the Enhanced ATT tables (EATTReport).
+// the Enhanced ATT tables (EATTReport); `--connect-only` for the connection set-up tables
+// (ConnectionSetupReport).
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print("""
@@ -21,6 +22,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
                                      [--default-loop | --shared-loop | --per-host | --split] [--buffers N]
                                      [--count N] [--runs N] [--ceiling-only] [--pairing-only | --no-pairing]
                                      [--crypto-only] [--channels-only | --no-channels] [--eatt-only | --no-eatt]
+                                     [--connect-only | --no-connect]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
@@ -36,6 +38,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
       --crypto-only  only the table of SwiftATTCrypto's calls (the last of the pairing tables)
       --channels-only only the credit-based channel tables (ChannelReport); --no-channels leaves them out
       --eatt-only    only the Enhanced ATT tables (EATTReport); --no-eatt leaves them out
+      --connect-only only the connection set-up tables (ConnectionSetupReport); --no-connect leaves them out
     """)
     exit(0)
 }
@@ -68,6 +71,11 @@ if CommandLine.arguments.contains("--channels-only") {
 let eattReport = EATTReport(quick: quick, runs: runs, withBumble: withBumble)
 if CommandLine.arguments.contains("--eatt-only") {
     try await eattReport.run()
+    exit(0)
+}
+let connectReport = ConnectionSetupReport(quick: quick, runs: runs, withBumble: withBumble)
+if CommandLine.arguments.contains("--connect-only") {
+    try await connectReport.run()
     exit(0)
 }
 
@@ -223,6 +231,11 @@ if !ceilingOnly && only == nil && !CommandLine.arguments.contains("--no-channels
 if !ceilingOnly && only == nil && !CommandLine.arguments.contains("--no-eatt") {
     print()
     try await eattReport.run()
+}
+
+if !ceilingOnly && only == nil && !CommandLine.arguments.contains("--no-connect") {
+    print()
+    try await connectReport.run()
 }
 
 // Pairing last: it needs no case of the tables above (`--only`, `--ceiling-only` leave it out).
