@@ -154,6 +154,17 @@ scenario_heart_rate() {
     fi
 }
 
+# cpu_ticks: the guest's busy and idle clock ticks so far (/proc/stat, USER_HZ 100).
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat; }
+# proc_ticks PID: the process's user + system ticks so far.
+proc_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# bridge_pid: the `swift-att bridge` that guest-init.sh started.
+bridge_pid() {
+    for p in /proc/[0-9]*; do
+        tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q '^/bin/swift-att bridge ' && { echo "${p#/proc/}"; return; }
+    done
+}
+
 # Notification rate over the kernel path: transfer sends /transfer.txt in 20-byte
 # notifications, each as soon as the last was accepted; the host's central times them.
 scenario_notification_rate() {
@@ -165,7 +176,16 @@ scenario_notification_rate() {
         return
     fi
     echo "KBENCH NEED transfer-central $(advertised_address /tmp/tr.out)"
+    # Where the guest's CPU goes while the notifications flow: the whole guest (/proc/stat),
+    # the peripheral and the bridge (their utime + stime), from the transfer's start to its end.
+    wait_for /tmp/tr.out '"event":"transfer-started"' 300
+    bridge=$(bridge_pid)
+    set -- $(cpu_ticks) $(proc_ticks $pid) $(proc_ticks "$bridge")
     wait_for /tmp/tr.out '"event":"transfer-complete"' 900
+    set -- "$@" $(cpu_ticks) $(proc_ticks $pid) $(proc_ticks "$bridge")
+    [ $# = 8 ] && echo "KBENCH MEASURE notification-rate-cpu $(awk -v b0="$1" -v i0="$2" -v p0="$3" -v r0="$4" -v b1="$5" -v i1="$6" -v p1="$7" -v r1="$8" 'BEGIN {
+        t = (b1 - b0) + (i1 - i0); if (t <= 0) t = 1
+        printf "guest CPU %.0f%% busy over %.2f s: the swift-att peripheral %.0f%%, the bridge %.0f%%, the rest (kernel, interrupts) %.0f%%", 100 * (b1 - b0) / t, t / 100, 100 * (p1 - p0) / t, 100 * (r1 - r0) / t, 100 * ((b1 - b0) - (p1 - p0) - (r1 - r0)) / t }')"
     done_line=$(grep '"event":"transfer-complete"' /tmp/tr.out)
     stop_peripheral $pid
     rc=$?

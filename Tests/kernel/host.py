@@ -326,7 +326,8 @@ class Bench:
                            ('hci-round-trip-vs-c', '  swift-att ÷ C on hci0'), ('hci-round-trip-pairs', '  each run'),
                            ('hci0-syscalls', '  system calls per round trip'),
                            ('notification-rate', 'notification rate, kernel path'),
-                           ('baseline-notification-rate', '  same binary over TCP, no kernel')]:
+                           ('baseline-notification-rate', '  same binary over TCP, no kernel'),
+                           ('notification-rate-cpu', '  where the guest CPU went')]:
             log(f'{label:34} {self.figures.get(key, "not measured")}')
         if self.rates.get('baseline-notification-rate') and self.rates.get('notification-rate'):
             share = self.rates['notification-rate'] / self.rates['baseline-notification-rate']
