@@ -8,15 +8,17 @@
 /// handled before the next `append` costs no copy (one kept longer makes that `append`
 /// copy the buffer, which is safe).
 public struct H4Deframer: Sendable {
-    var buffer: [UInt8] = []
-    var start = 0
+    @usableFromInline var buffer: [UInt8] = []
+    @usableFromInline var start = 0
 
     public init() {}
 
     /// Bytes received but not yet part of a complete packet.
     public var pendingByteCount: Int { buffer.count - start }
 
-    /// Appends received bytes.
+    /// Appends received bytes. Inlinable: transports call it from another module, where
+    /// a generic member runs unspecialized.
+    @inlinable
     public mutating func append(_ bytes: some Collection<UInt8>) {
         if start > 0, start == buffer.count {
             buffer.removeAll(keepingCapacity: true)

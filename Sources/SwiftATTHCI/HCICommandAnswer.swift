@@ -10,6 +10,7 @@ extension HCICommand {
     /// failed. A command acknowledged with Command Status succeeds once the status is
     /// Success (its outcome arrives later as an event of its own); any non-success status
     /// fails with `.commandFailed` naming the status, whichever event carried it.
+    @inlinable
     public static func returnParameters(from answer: HCICommandAnswer) throws(HCIError) -> ReturnParameters {
         switch (answer, completion) {
         case let (.complete(complete), .commandComplete):

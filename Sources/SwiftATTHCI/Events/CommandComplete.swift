@@ -43,6 +43,7 @@ public struct CommandComplete: HCIEventParameters, Hashable {
     public var status: HCIStatus? { returnParameters.first.map(HCIStatus.init(rawValue:)) }
 
     /// Decodes the return parameters as `command`'s.
+    @inlinable
     public func returnParameters<C: HCICommand>(for command: C.Type) throws(HCIDecodingError) -> C.ReturnParameters {
         try C.ReturnParameters(returnParameters: returnParameters)
     }

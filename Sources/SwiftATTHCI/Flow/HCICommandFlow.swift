@@ -16,10 +16,18 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
         case timedOut(Token, HCIOpcode)
     }
 
+    @usableFromInline
     struct Waiting: Sendable {
-        var token: Token
-        var packet: HCICommandPacket
-        var timeout: Duration
+        @usableFromInline var token: Token
+        @usableFromInline var packet: HCICommandPacket
+        @usableFromInline var timeout: Duration
+
+        @inlinable
+        init(token: Token, packet: HCICommandPacket, timeout: Duration) {
+            self.token = token
+            self.packet = packet
+            self.timeout = timeout
+        }
     }
 
     @usableFromInline
@@ -27,21 +35,35 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
         @usableFromInline var token: Token
         @usableFromInline var opcode: HCIOpcode
         @usableFromInline var deadline: ContinuousClock.Instant
+
+        @inlinable
+        init(token: Token, opcode: HCIOpcode, deadline: ContinuousClock.Instant) {
+            self.token = token
+            self.opcode = opcode
+            self.deadline = deadline
+        }
     }
 
-    /// Commands the controller will accept now.
-    public private(set) var credits: Int
-    var waiting: [Waiting] = []
-    var waitingStart = 0
-    @usableFromInline var inFlight: [InFlight] = []
-    var abandoned: [HCIOpcode: Int] = [:]
+    // Every member is inlinable: the host drives this type from another module, where a
+    // generic type's code runs unspecialized, looking its metadata up on each call —
+    // more than a third of the instructions of a command round trip before it was.
 
+    /// Commands the controller will accept now.
+    @inlinable public var credits: Int { granted }
+    /// `credits`, settable by this type's inlinable members.
+    @usableFromInline var granted: Int
+    @usableFromInline var waiting: [Waiting] = []
+    @usableFromInline var waitingStart = 0
+    @usableFromInline var inFlight: [InFlight] = []
+    @usableFromInline var abandoned: [HCIOpcode: Int] = [:]
+
+    @inlinable
     public init(initialCredits: Int = 1) {
-        credits = initialCredits
+        granted = initialCredits
     }
 
     /// Commands submitted but not yet sent for lack of credit.
-    public var waitingCount: Int { waiting.count - waitingStart }
+    @inlinable public var waitingCount: Int { waiting.count - waitingStart }
     /// Commands sent and not yet answered.
     ///
     /// Inlinable, as `nextDeadline` is: the host asks both on every turn of its loop, and
@@ -58,23 +80,25 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     }
 
     /// Queues a command; returns the packets to send now (this one, if a credit is free).
+    @inlinable
     public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration, now: ContinuousClock.Instant) -> [HCICommandPacket] {
         waiting.append(Waiting(token: token, packet: packet, timeout: timeout))
         return release(now: now)
     }
 
     /// Handles an event; returns the outcomes it settles and the packets to send now.
+    @inlinable
     public mutating func receive(_ event: HCIEvent, now: ContinuousClock.Instant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
         var outcomes: [Outcome] = []
         switch event {
         case let .commandComplete(complete):
-            credits = Int(complete.numHCICommandPackets)
+            granted = Int(complete.numHCICommandPackets)
             // Reset ends every earlier command (Core 5.4 Vol 4 Part E §7.3.2): their
             // answers, if any, came before this one; none is owed any more.
             if complete.commandOpcode == Reset.opcode { abandoned.removeAll() }
             if let token = settle(complete.commandOpcode) { outcomes.append(.complete(token, complete)) }
         case let .commandStatus(status):
-            credits = Int(status.numHCICommandPackets)
+            granted = Int(status.numHCICommandPackets)
             if let token = settle(status.commandOpcode) { outcomes.append(.status(token, status)) }
         default:
             return ([], [])
@@ -83,19 +107,21 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     }
 
     /// Fails every command whose deadline has passed, restoring its credit.
+    @inlinable
     public mutating func expire(now: ContinuousClock.Instant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
         var outcomes: [Outcome] = []
         inFlight.removeAll { entry in
             guard entry.deadline <= now else { return false }
             outcomes.append(.timedOut(entry.token, entry.opcode))
             abandoned[entry.opcode, default: 0] += 1
-            credits = max(credits, 0) + 1
+            granted = max(granted, 0) + 1
             return true
         }
         return (outcomes, outcomes.isEmpty ? [] : release(now: now))
     }
 
     /// Fails everything (the transport closed): returns every token still pending.
+    @inlinable
     public mutating func cancelAll() -> [Token] {
         let tokens = inFlight.map(\.token) + waiting[waitingStart...].map(\.token)
         inFlight.removeAll()
@@ -108,16 +134,18 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     /// (Core 5.4 Vol 4 Part E §7.7.16): every pending command fails (returned here), a
     /// late answer to one in flight is absorbed, and one credit is granted so that the
     /// host's HCI_Reset goes out even if the failed controller kept them all.
+    @inlinable
     public mutating func restart() -> [Token] {
         for entry in inFlight { abandoned[entry.opcode, default: 0] += 1 }
         let tokens = cancelAll()
-        credits = 1
+        granted = 1
         return tokens
     }
 
     /// The oldest command in flight with this opcode (FIFO), unless an abandoned one of
     /// the same opcode is still owed an answer: that answer is consumed here.
-    private mutating func settle(_ opcode: HCIOpcode) -> Token? {
+    @inlinable
+    mutating func settle(_ opcode: HCIOpcode) -> Token? {
         if let owed = abandoned[opcode], owed > 0 {
             abandoned[opcode] = owed == 1 ? nil : owed - 1
             return nil
@@ -126,12 +154,13 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
         return inFlight.remove(at: i).token
     }
 
-    private mutating func release(now: ContinuousClock.Instant) -> [HCICommandPacket] {
+    @inlinable
+    mutating func release(now: ContinuousClock.Instant) -> [HCICommandPacket] {
         var send: [HCICommandPacket] = []
-        while credits > 0, waitingStart < waiting.count {
+        while granted > 0, waitingStart < waiting.count {
             let next = waiting[waitingStart]
             waitingStart += 1
-            credits -= 1
+            granted -= 1
             inFlight.append(InFlight(token: next.token, opcode: next.packet.opcode, deadline: now + next.timeout))
             send.append(next.packet)
         }

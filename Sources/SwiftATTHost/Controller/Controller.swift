@@ -51,6 +51,11 @@ public final class Controller: Sendable {
     /// controller acknowledges with Command Status returns once the status is Success
     /// (its outcome arrives later as an event). A non-success status throws
     /// `.hci(.commandFailed)` with the spec's name of the status.
+    ///
+    /// Inlinable, with what it calls, so that a caller in another module runs it
+    /// specialized for its command: unspecialized, looking up `C`'s metadata and
+    /// conformances cost more than the rest of the host's work for a round trip.
+    @inlinable
     public func send<C: HCICommand>(_ command: C, timeout: Duration = Controller.defaultCommandTimeout) async throws(ControllerError) -> C.ReturnParameters {
         try await answer(to: command.packet, timeout: timeout).returnParameters(of: C.self).get()
     }
@@ -60,7 +65,8 @@ public final class Controller: Sendable {
         try await answer(to: packet, timeout: timeout).get()
     }
 
-    private func answer(to packet: HCICommandPacket, timeout: Duration) async -> Result<HCICommandAnswer, ControllerError> {
+    @usableFromInline
+    func answer(to packet: HCICommandPacket, timeout: Duration) async -> Result<HCICommandAnswer, ControllerError> {
         await withCheckedContinuation { continuation in
             loop.submit({ stack in
                 stack.hci.send(packet, timeout: timeout) { result in
