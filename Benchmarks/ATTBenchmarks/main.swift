@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SwiftATTPDU
 import BenchmarkTables
 import BenchmarkSupport
@@ -6,6 +9,16 @@ import BenchmarkSupport
 // measured in the same run (copying the PDU's bytes into a fresh array). Run with
 // `swift run -c release swift-att-benchmarks` (see README.md). Pass `--quick` for a
 // short smoke run.
+
+if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+    print("""
+    usage: swift-att-benchmarks [--quick]
+      --quick   a short smoke run (3 batches of 20 000 operations instead of 11 of 400 000)
+    Prints the codec table (copy baseline, slice decode, encode, the zero-copy floor and the
+    borrowed decode, Bumble's codec when the bench venv is there) and the credit-based channel's.
+    """)
+    exit(0)
+}
 
 let quick = CommandLine.arguments.contains("--quick")
 let iterations = quick ? 20_000 : 400_000
