@@ -18,7 +18,9 @@ import SwiftATTCore
 /// A PDU type without byte fields (Read Request, Error Response, …) is its own borrowed
 /// form: it decodes from a span to itself. The others have a nested `Borrowed` type with
 /// the same field names. Validation and errors are the slice decoder's, case for case
-/// (tests compare the two on every fixture and on mutated inputs).
+/// (tests compare the two on every fixture and on mutated inputs). Equality compares
+/// the fields and ranges, not the bytes the ranges cover: two decodes of different
+/// buffers are equal when their layouts are.
 public protocol ATTBorrowedPDU: Sendable, Hashable {
     /// The slice decoder's type for the same PDU.
     associatedtype Owned: ATTPDUCodable
