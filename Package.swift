@@ -125,7 +125,7 @@ let package = Package(
             name: "HostBenchmarks",
             dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTHCI", "SwiftATTL2CAP", "SwiftATTTransport", "SwiftATTGATT",
                            "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTLoopback", "SwiftATTSMP", "SwiftATTSecurity",
-                           "SwiftATTCrypto", "BenchmarkTables", "BenchSupport", "TestSupport"],
+                           "SwiftATTCrypto", "BenchmarkTables", "BenchSupport", "TestSupport", "HeapProbe"],
             path: "Benchmarks/HostBenchmarks"
         ),
 
@@ -138,7 +138,8 @@ let package = Package(
 
         // Test support, never built by a package that depends on swift-att.
         // Allocations per thread (an interposed malloc) for the PDU tests' zero-allocation
-        // checks and the ATT benchmark's allocs/op; glibc's mallinfo2() for the soak.
+        // checks, the ATT benchmark's allocs/op and the host benchmark's allocations per
+        // notification; glibc's mallinfo2() for the soak.
         .target(name: "HeapProbe", path: "Tests/HeapProbe"),
         .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
         // What many test targets share, written once: the seeded generator (SplitMix64),

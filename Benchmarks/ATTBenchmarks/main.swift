@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SwiftATTPDU
 import BenchmarkTables
 import BenchmarkSupport
@@ -7,6 +10,16 @@ import BenchmarkSupport
 // `swift run -c release swift-att-benchmarks` (see README.md). Pass `--quick` for a
 // short smoke run.
 
+if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+    print("""
+    usage: swift-att-benchmarks [--quick]
+      --quick   a short smoke run (3 batches of 20 000 operations instead of 11 of 400 000)
+    Prints the codec table (copy baseline, slice decode, encode, the zero-copy floor and the
+    borrowed decode, Bumble's codec when the bench venv is there) and the credit-based channel's.
+    """)
+    exit(0)
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let iterations = quick ? 20_000 : 400_000
 let batches = quick ? 3 : 11
@@ -14,6 +27,7 @@ let batches = quick ? 3 : 11
 var table = Table([
     "PDU", "bytes", "copy ns", "decode ns", "dec/copy", "encode ns", "enc/copy",
     "encode+alloc ns", "decode PDUs/s", "decode MB/s", "allocs/decode", "allocs/encode",
+    "floor ns", "borrowed ns", "bor÷floor", "dec÷floor", "allocs/borrowed",
 ])
 // Bumble's codec on the same mix, first, so its column is ready when the table is built.
 var bumble: [Int: BumbleCodecFigures.Figure] = [:]
@@ -29,6 +43,7 @@ if bumbleNote == nil {
 var bumbleDecodeRatios: [Double] = []
 var bumbleEncodeRatios: [Double] = []
 var decodeRatios: [Double] = []
+var borrowedFloorRatios: [Double] = []
 var encodeRatios: [Double] = []
 var buffer = [UInt8](repeating: 0, count: 1024)
 
@@ -40,6 +55,9 @@ for (index, pduCase) in PDUMix.cases.enumerated() {
         fatalError("benchmark mix '\(pduCase.name)' does not decode: \(error)")
     }
     precondition(decoded.encoded() == pduCase.bytes, "benchmark mix '\(pduCase.name)' does not round-trip")
+    let span = pduCase.bytes.span
+    precondition((try? ATTPDU.Borrowed(parsing: span))?.owned(in: input) == decoded,
+                  "benchmark mix '\(pduCase.name)': the borrowed decode disagrees with the slice decoder")
 
     let copy = Measurement.run(iterations: iterations, batches: batches) {
         let fresh = [UInt8](unsafeUninitializedCapacity: input.count) { out, n in
@@ -52,6 +70,12 @@ for (index, pduCase) in PDUMix.cases.enumerated() {
     }
     let decode = Measurement.run(iterations: iterations, batches: batches) {
         let pdu = try? ATTPDU(parsing: input)
+        blackhole(pdu)
+    }
+    // The borrowed decode and its floor read the same span of the same array.
+    let floor = ZeroCopyFloor.measure(pduCase.bytes, iterations: iterations, batches: batches)
+    let borrowed = Measurement.run(iterations: iterations, batches: batches) {
+        let pdu = try? ATTPDU.Borrowed(parsing: span)
         blackhole(pdu)
     }
     let encode = buffer.withUnsafeMutableBytes { out in
@@ -67,6 +91,8 @@ for (index, pduCase) in PDUMix.cases.enumerated() {
     let decodeRatio = decode.nanosecondsPerOperation / copy.nanosecondsPerOperation
     let encodeRatio = encode.nanosecondsPerOperation / copy.nanosecondsPerOperation
     decodeRatios.append(decodeRatio)
+    let borrowedRatio = borrowed.nanosecondsPerOperation / floor.nanosecondsPerOperation
+    borrowedFloorRatios.append(borrowedRatio)
     encodeRatios.append(encodeRatio)
     let perSecond = 1e9 / decode.nanosecondsPerOperation
     var bumbleCells: [String] = []
@@ -87,6 +113,9 @@ for (index, pduCase) in PDUMix.cases.enumerated() {
         format(encodeAllocating.nanosecondsPerOperation),
         formatRate(perSecond), format(perSecond * Double(pduCase.bytes.count) / 1e6, decimals: 0),
         format(decode.allocationsPerOperation, decimals: 2), format(encode.allocationsPerOperation, decimals: 2),
+        format(floor.nanosecondsPerOperation), format(borrowed.nanosecondsPerOperation), format(borrowedRatio, decimals: 2),
+        format(decode.nanosecondsPerOperation / floor.nanosecondsPerOperation, decimals: 2),
+        format(borrowed.allocationsPerOperation, decimals: 2),
     ] + bumbleCells)
 }
 
@@ -96,15 +125,21 @@ let mixDecode = Measurement.run(iterations: iterations / 8, batches: batches) {
     for bytes in mix { blackhole(try? ATTPDU(parsing: bytes[...])) }
 }
 let mixBytes = mix.reduce(0) { $0 + $1.count }
+let mixBorrowed = Measurement.run(iterations: iterations / 8, batches: batches) {
+    for bytes in mix { blackhole(try? ATTPDU.Borrowed(parsing: bytes.span)) }
+}
 
 print("ATT codec benchmark — release build, median of \(batches) batches × \(iterations) operations")
 print("copy = the same bytes copied into a fresh [UInt8] (the baseline); encode = into a caller's buffer;")
-print("encode+alloc = into a fresh array of the computed length")
+print("encode+alloc = into a fresh array of the computed length; borrowed = ATTPDU.Borrowed(parsing:) from a Span;")
+print("floor = the same checks and fields for the one known PDU, by hand from raw bytes (ZeroCopyFloor.swift)")
 print()
 print(table.render())
 print()
 let mixPerPDU = mixDecode.nanosecondsPerOperation / Double(mix.count)
 print("8-PDU mix decoded back to back: \(format(mixDecode.nanosecondsPerOperation)) ns per mix, \(format(mixPerPDU)) ns per PDU, \(formatRate(1e9 / mixPerPDU)) PDUs/s, \(format(1e9 / mixDecode.nanosecondsPerOperation * Double(mixBytes) / 1e6, decimals: 0)) MB/s, \(format(mixDecode.allocationsPerOperation, decimals: 2)) allocations per mix")
+print("8-PDU mix, borrowed decode: \(format(mixBorrowed.nanosecondsPerOperation / Double(mix.count))) ns per PDU, \(format(mixBorrowed.allocationsPerOperation, decimals: 2)) allocations per mix")
+print("worst borrowed÷floor ratio \(format(borrowedFloorRatios.max() ?? 0, decimals: 2)) (target ≤ 3)")
 print("worst decode/copy ratio \(format(decodeRatios.max() ?? 0, decimals: 2)), worst encode/copy ratio \(format(encodeRatios.max() ?? 0, decimals: 2)) (target ≤ 1.5)")
 if let bumbleNote {
     print("Bumble column skipped: \(bumbleNote)")

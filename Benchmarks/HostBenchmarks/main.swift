@@ -14,7 +14,8 @@ import SwiftATTTransport
 // pairing tables alone (PairingReport); `--crypto-only` for its table of crypto calls alone;
 // `--channels-only` for the credit-based channel tables (ChannelReport); `--eatt-only` for
 // the Enhanced ATT tables (EATTReport); `--connect-only` for the connection set-up tables
-// (ConnectionSetupReport).
+// (ConnectionSetupReport); `--allocations-only` for the heap allocations per notification
+// (ReceiveAllocations).
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print("""
@@ -22,7 +23,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
                                      [--default-loop | --shared-loop | --per-host | --split] [--buffers N]
                                      [--count N] [--runs N] [--ceiling-only] [--pairing-only | --no-pairing]
                                      [--crypto-only] [--channels-only | --no-channels] [--eatt-only | --no-eatt]
-                                     [--connect-only | --no-connect]
+                                     [--connect-only | --no-connect] [--allocations-only]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
@@ -39,6 +40,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
       --channels-only only the credit-based channel tables (ChannelReport); --no-channels leaves them out
       --eatt-only    only the Enhanced ATT tables (EATTReport); --no-eatt leaves them out
       --connect-only only the connection set-up tables (ConnectionSetupReport); --no-connect leaves them out
+      --allocations-only only the heap allocations per notification sent and received (ReceiveAllocations)
     """)
     exit(0)
 }
@@ -66,6 +68,26 @@ if CommandLine.arguments.contains("--pairing-only") {
 let channelReport = ChannelReport(quick: quick, runs: runs, withBumble: withBumble)
 if CommandLine.arguments.contains("--channels-only") {
     try await channelReport.run()
+    exit(0)
+}
+/// Heap allocations per notification on each side: HeapProbe's count on each side's
+/// loop thread, split loops, one link (ReceiveAllocations).
+func printAllocationsPerNotification() async throws {
+    print("Heap allocations per notification, counted by HeapProbe's malloc on each side's loop thread (split loops,")
+    print("one link, the loopback controllers): received = HCI to the application's stream; sent = updateValue to HCI;")
+    print("each side's count includes the emulated controllers' work on its thread: the Number Of Completed Packets")
+    print("events (NOCP), built on the receiving thread, cost six allocations each")
+    print()
+    var allocations = Table(["value B", "notifications", "allocs/received notif", "allocs/sent notif", "NOCP events/notif"])
+    for length in [20, 244] {
+        let f = try await ReceiveAllocations.measure(valueLength: length, count: quick ? 4_000 : 40_000)
+        allocations.add([String(length), String(f.notifications), format(f.receiverPerNotification, decimals: 2),
+                         format(f.senderPerNotification, decimals: 2), format(f.completedPacketsEventsPerNotification, decimals: 3)])
+    }
+    print(allocations.render())
+}
+if CommandLine.arguments.contains("--allocations-only") {
+    try await printAllocationsPerNotification()
     exit(0)
 }
 let eattReport = EATTReport(quick: quick, runs: runs, withBumble: withBumble)
@@ -136,6 +158,12 @@ if !ceilingOnly {
         }
     }
     print(table.render())
+}
+
+// Heap allocations per notification on each side (ReceiveAllocations).
+if !ceilingOnly && only == nil && ReceiveAllocations.available {
+    print()
+    try await printAllocationsPerNotification()
 }
 
 // One host at a time: with a loop per host, each thread's CPU time is one host's cost.

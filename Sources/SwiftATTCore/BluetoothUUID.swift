@@ -71,6 +71,18 @@ public struct BluetoothUUID: Hashable, Comparable, Sendable {
         }
     }
 
+    /// Decodes 2, 4 or 16 little-endian bytes from borrowed memory; `nil` for any other
+    /// length.
+    @inlinable
+    public init?(littleEndianBytes bytes: Span<UInt8>) {
+        switch bytes.count {
+        case 2: self.init(bytes.littleEndianUInt16(at: 0))
+        case 4: self.init(uuid32: bytes.littleEndianUInt32(at: 0))
+        case 16: self.init(uuid128: bytes.littleEndianUInt128(at: 0))
+        default: return nil
+        }
+    }
+
     /// Whether the 128-bit value sits on the Base UUID, so it has a 16- or 32-bit alias.
     public var isBluetoothBased: Bool {
         uuid128 & ((1 << 96) - 1) == Self.baseUUID

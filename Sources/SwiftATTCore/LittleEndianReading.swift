@@ -93,3 +93,62 @@ extension ArraySlice<UInt8> {
         bytes(from: field.lowerBound)
     }
 }
+
+/// The same reads from borrowed bytes: a `Span` of the caller's buffer, which a decoder
+/// reads in place without retaining anything (a slice holds its array's storage, so
+/// every copy of one costs a retain and a release). `offset` counts from the span's
+/// first byte. As with a slice, a read past the end traps: a codec's length check has
+/// already excluded it, and the optimiser drops the bounds checks that check proves.
+extension Span<UInt8> {
+    /// The byte `offset` bytes from the start.
+    @inlinable
+    public func byte(at offset: Int) -> UInt8 {
+        self[offset]
+    }
+
+    @inlinable
+    public func littleEndianUInt16(at offset: Int) -> UInt16 {
+        UInt16(self[offset]) | UInt16(self[offset &+ 1]) &<< 8
+    }
+
+    @inlinable
+    public func littleEndianUInt32(at offset: Int) -> UInt32 {
+        UInt32(littleEndianUInt16(at: offset)) | UInt32(littleEndianUInt16(at: offset &+ 2)) &<< 16
+    }
+
+    @inlinable
+    public func littleEndianUInt64(at offset: Int) -> UInt64 {
+        UInt64(littleEndianUInt32(at: offset)) | UInt64(littleEndianUInt32(at: offset &+ 4)) &<< 32
+    }
+
+    @inlinable
+    public func littleEndianUInt128(at offset: Int) -> UInt128 {
+        UInt128(littleEndianUInt64(at: offset)) | UInt128(littleEndianUInt64(at: offset &+ 8)) &<< 64
+    }
+
+    /// A 16-bit field named by the octets it covers.
+    @inlinable
+    public func littleEndianUInt16(at field: Range<Int>) -> UInt16 {
+        assert(field.count == 2, "a 16-bit field covers two octets")
+        return littleEndianUInt16(at: field.lowerBound)
+    }
+
+    @inlinable
+    public func littleEndianUInt32(at field: Range<Int>) -> UInt32 {
+        assert(field.count == 4, "a 32-bit field covers four octets")
+        return littleEndianUInt32(at: field.lowerBound)
+    }
+
+    @inlinable
+    public func littleEndianUInt128(at field: Range<Int>) -> UInt128 {
+        assert(field.count == 16, "a 128-bit field covers sixteen octets")
+        return littleEndianUInt128(at: field.lowerBound)
+    }
+
+    /// Where a field that runs to the end of the span (a value, a list) lies: the range
+    /// a borrowed decode keeps instead of a view, read back with `extracting(_:)`.
+    @inlinable
+    public func range(of field: PartialRangeFrom<Int>) -> Range<Int> {
+        field.lowerBound..<count
+    }
+}

@@ -30,6 +30,18 @@ extension ATTBearer {
         return try? HandleValueNotification.handle(in: pdu)
     }
 
+    /// The Handle Value Notification `pdu` is, decoded from borrowed bytes, when the
+    /// bearer is open and it is well formed: what `receive` would hand up as its one
+    /// `.notification` action (its value is the range `value` of `pdu`), without building
+    /// the action list or a slice of the PDU, which would retain the packet's storage.
+    /// Nil for anything else (including a malformed notification), which `receive` then
+    /// handles. A host receiving a stream of notifications asks this first and copies the
+    /// value out of the span.
+    public func notification(in pdu: Span<UInt8>) -> HandleValueNotification.Borrowed? {
+        guard case .open = lifecycle, !pdu.isEmpty, pdu[0] == ATTOpcode.handleValueNotification.rawValue else { return nil }
+        return try? HandleValueNotification.Borrowed(parsing: pdu)
+    }
+
     /// Handles one PDU and returns what to do.
     public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []

@@ -62,12 +62,19 @@ public struct ATTHandleList: RandomAccessCollection, Sendable, Hashable {
     /// Checks a request's handle list: a whole number of handles, at least two.
     @inlinable
     static func parse(_ bytes: ArraySlice<UInt8>, of opcode: ATTOpcode) throws(ATTDecodingError) -> ATTHandleList {
-        guard bytes.count % handleLength == 0 else {
-            throw .lengthNotMultiple(opcode, dataLength: bytes.count, entryLength: handleLength)
-        }
-        let count = bytes.count / handleLength
-        guard count >= 2 else { throw .tooFewEntries(opcode, count: count, minimum: 2) }
+        try check(count: bytes.count, of: opcode)
         return ATTHandleList(unchecked: bytes)
+    }
+
+    /// Checks the length of a request's handle list: a whole number of handles, at least
+    /// two.
+    @inlinable @inline(__always)
+    static func check(count byteCount: Int, of opcode: ATTOpcode) throws(ATTDecodingError) {
+        guard byteCount % handleLength == 0 else {
+            throw .lengthNotMultiple(opcode, dataLength: byteCount, entryLength: handleLength)
+        }
+        let count = byteCount / handleLength
+        guard count >= 2 else { throw .tooFewEntries(opcode, count: count, minimum: 2) }
     }
 }
 

@@ -96,6 +96,76 @@ extension ATTEntryListPDU {
     }
 }
 
+/// An `ATTEntryListPDU` decoded from borrowed bytes: the entries are the range of them
+/// they cover, `entryLength` octets each. `entry(at:)` says where one entry lies; each
+/// PDU's `Borrowed` type reads an entry's fields from there.
+public protocol ATTBorrowedEntryListPDU: ATTBorrowedPDU where Owned: ATTEntryListPDU {
+    /// The entries' octets in the PDU, a whole, non-zero number of entries.
+    var entries: Range<Int> { get }
+    /// Octets per entry.
+    var entryLength: Int { get }
+    init(entries: Range<Int>, entryLength: Int)
+}
+
+extension ATTBorrowedEntryListPDU {
+    /// The same checks as the slice decoder's (`ATTEntryListPDU.init(parsing:)`), in the
+    /// same order, so both throw the same error for the same bytes. The list is checked
+    /// in each branch rather than after them, so that a Format octet's entry length
+    /// reaches the check as a constant: its remainder is a multiplication, not a
+    /// division.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
+        let field = Owned.entryLengthField
+        let opcode = Owned.opcode
+        try ATTWire.check(pdu, is: opcode, atLeast: field.entries.lowerBound)
+        switch field {
+        case let .absent(length):
+            self.init(entries: try Self.entries(of: pdu, from: field.entries, entryLength: length), entryLength: length)
+        case let .length(minimum):
+            let length = Int(pdu.byte(at: ATTEntryLengthField.lengthOrFormat))
+            guard _fastPath(length >= minimum) else {
+                throw .invalidEntryLength(opcode, length: length, allowed: minimum...ATTEntryLengthField.maximumStatedLength)
+            }
+            self.init(entries: try Self.entries(of: pdu, from: field.entries, entryLength: length), entryLength: length)
+        case let .format(uuid16, uuid128):
+            let format = pdu.byte(at: ATTEntryLengthField.lengthOrFormat)
+            switch format {
+            case 0x01:
+                self.init(entries: try Self.entries(of: pdu, from: field.entries, entryLength: uuid16), entryLength: uuid16)
+            case 0x02:
+                self.init(entries: try Self.entries(of: pdu, from: field.entries, entryLength: uuid128), entryLength: uuid128)
+            default: throw .invalidFormat(format)
+            }
+        }
+    }
+
+    /// The entries from `field.lowerBound` to the end of `pdu`: a whole, non-zero number.
+    @inlinable @inline(__always)
+    static func entries(of pdu: Span<UInt8>, from field: PartialRangeFrom<Int>, entryLength: Int) throws(ATTDecodingError) -> Range<Int> {
+        let entries = pdu.range(of: field)
+        guard _fastPath(!entries.isEmpty) else { throw .tooFewEntries(Owned.opcode, count: 0, minimum: 1) }
+        guard _fastPath(entries.count % entryLength == 0) else {
+            throw .lengthNotMultiple(Owned.opcode, dataLength: entries.count, entryLength: entryLength)
+        }
+        return entries
+    }
+
+    /// How many entries the list holds.
+    @inlinable public var count: Int { entries.count / entryLength }
+
+    /// Where the `index`th entry lies in the PDU.
+    @inlinable
+    public func entry(at index: Int) -> Range<Int> {
+        let start = entries.lowerBound &+ index &* entryLength
+        return start..<(start &+ entryLength)
+    }
+
+    @inlinable
+    public func owned(in pdu: ArraySlice<UInt8>) -> Owned {
+        Owned(entryList: ATTEntryList(unchecked: pdu.bytes(at: entries), entryLength: entryLength))
+    }
+}
+
 /// Read By Type Response and Read By Group Type Response: a Length octet and an Attribute
 /// Data List (Core 5.4 Vol 3 Part F §3.4.4.2, §3.4.4.10). The two name their parts alike
 /// and differ only in their entry, so the names are given here once.

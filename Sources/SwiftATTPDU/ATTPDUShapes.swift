@@ -9,7 +9,7 @@ import SwiftATTCore
 
 /// A PDU that is only an opcode (Write Response, Execute Write Response, Handle Value
 /// Confirmation).
-public protocol ATTOpcodeOnlyPDU: ATTPDUCodable {
+public protocol ATTOpcodeOnlyPDU: ATTPDUCodable, ATTBorrowedPDU where Owned == Self {
     init()
 }
 
@@ -26,6 +26,12 @@ extension ATTOpcodeOnlyPDU {
         self.init()
     }
 
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: ATTOpcodeOnlyPDUField.pduLength)
+        self.init()
+    }
+
     public var encodedLength: Int { ATTOpcodeOnlyPDUField.pduLength }
 
     public func encode(into writer: inout ByteWriter) {
@@ -34,7 +40,7 @@ extension ATTOpcodeOnlyPDU {
 }
 
 /// A PDU that is an opcode and one attribute handle (Read Request).
-public protocol ATTHandlePDU: ATTPDUCodable {
+public protocol ATTHandlePDU: ATTPDUCodable, ATTBorrowedPDU where Owned == Self {
     var handle: UInt16 { get }
     init(handle: UInt16)
 }
@@ -49,6 +55,12 @@ enum ATTHandlePDUField {
 extension ATTHandlePDU {
     @inlinable @inline(__always)
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: ATTHandlePDUField.pduLength)
+        self.init(handle: pdu.littleEndianUInt16(at: ATTHandlePDUField.handle))
+    }
+
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: ATTHandlePDUField.pduLength)
         self.init(handle: pdu.littleEndianUInt16(at: ATTHandlePDUField.handle))
     }
@@ -89,6 +101,25 @@ extension ATTValuePDU {
         writer.write(Self.opcode.rawValue)
         writer.write(value)
     }
+}
+
+/// An `ATTValuePDU` decoded from borrowed bytes: the value is the range of them it covers.
+public protocol ATTBorrowedValuePDU: ATTBorrowedPDU where Owned: ATTValuePDU {
+    var value: Range<Int> { get }
+    init(value: Range<Int>)
+}
+
+extension ATTBorrowedValuePDU {
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Owned.opcode, atLeast: ATTValuePDUField.value.lowerBound)
+        let value = pdu.range(of: ATTValuePDUField.value)
+        try ATTWire.checkBorrowedValueLength(value.count, of: Owned.opcode)
+        self.init(value: value)
+    }
+
+    @inlinable
+    public func owned(in pdu: ArraySlice<UInt8>) -> Owned { Owned(value: pdu.bytes(at: value)) }
 }
 
 /// A PDU that is an opcode, a handle and a value of at most 512 octets (Write Request,
@@ -137,6 +168,27 @@ extension ATTHandleValuePDU {
     }
 }
 
+/// An `ATTHandleValuePDU` decoded from borrowed bytes: the value is the range of them it
+/// covers.
+public protocol ATTBorrowedHandleValuePDU: ATTBorrowedPDU where Owned: ATTHandleValuePDU {
+    var handle: UInt16 { get }
+    var value: Range<Int> { get }
+    init(handle: UInt16, value: Range<Int>)
+}
+
+extension ATTBorrowedHandleValuePDU {
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
+        let valueStart = ATTHandleValuePDUField.value.lowerBound
+        try ATTWire.check(pdu, is: Owned.opcode, atLeast: valueStart)
+        try ATTWire.checkBorrowedValueLength(pdu.count &- valueStart, of: Owned.opcode)
+        self.init(handle: pdu.littleEndianUInt16(at: ATTHandleValuePDUField.handle), value: valueStart..<pdu.count)
+    }
+
+    @inlinable
+    public func owned(in pdu: ArraySlice<UInt8>) -> Owned { Owned(handle: handle, value: pdu.bytes(at: value)) }
+}
+
 /// A PDU that is an opcode, a handle, a value offset and part of a value (Prepare Write
 /// Request and its echoing Response).
 public protocol ATTPreparedValuePDU: ATTPDUCodable {
@@ -176,6 +228,33 @@ extension ATTPreparedValuePDU {
     }
 }
 
+/// An `ATTPreparedValuePDU` decoded from borrowed bytes: the part value is the range of
+/// them it covers.
+public protocol ATTBorrowedPreparedValuePDU: ATTBorrowedPDU where Owned: ATTPreparedValuePDU {
+    var handle: UInt16 { get }
+    var valueOffset: UInt16 { get }
+    var partAttributeValue: Range<Int> { get }
+    init(handle: UInt16, valueOffset: UInt16, partAttributeValue: Range<Int>)
+}
+
+extension ATTBorrowedPreparedValuePDU {
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
+        typealias Field = ATTPreparedValuePDUField
+        try ATTWire.check(pdu, is: Owned.opcode, atLeast: Field.partAttributeValue.lowerBound)
+        let part = pdu.range(of: Field.partAttributeValue)
+        try ATTWire.checkBorrowedValueLength(part.count, of: Owned.opcode)
+        self.init(
+            handle: pdu.littleEndianUInt16(at: Field.handle), valueOffset: pdu.littleEndianUInt16(at: Field.valueOffset),
+            partAttributeValue: part)
+    }
+
+    @inlinable
+    public func owned(in pdu: ArraySlice<UInt8>) -> Owned {
+        Owned(handle: handle, valueOffset: valueOffset, partAttributeValue: pdu.bytes(at: partAttributeValue))
+    }
+}
+
 /// A request that is an opcode and two or more handles (Read Multiple, Read Multiple
 /// Variable).
 public protocol ATTHandleListPDU: ATTPDUCodable {
@@ -204,6 +283,37 @@ extension ATTHandleListPDU {
     }
 }
 
+/// An `ATTHandleListPDU` decoded from borrowed bytes: the handles are the range of them
+/// they cover, read with `handle(at:in:)`.
+public protocol ATTBorrowedHandleListPDU: ATTBorrowedPDU where Owned: ATTHandleListPDU {
+    var setOfHandles: Range<Int> { get }
+    init(setOfHandles: Range<Int>)
+}
+
+extension ATTBorrowedHandleListPDU {
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Owned.opcode, atLeast: ATTHandleListPDUField.setOfHandles.lowerBound)
+        let handles = pdu.range(of: ATTHandleListPDUField.setOfHandles)
+        try ATTHandleList.check(count: handles.count, of: Owned.opcode)
+        self.init(setOfHandles: handles)
+    }
+
+    /// How many handles the request holds.
+    @inlinable public var count: Int { setOfHandles.count / ATTHandleList.handleLength }
+
+    /// The `index`th handle, read from the bytes this was decoded from.
+    @inlinable
+    public func handle(at index: Int, in pdu: Span<UInt8>) -> UInt16 {
+        pdu.littleEndianUInt16(at: setOfHandles.lowerBound &+ index &* ATTHandleList.handleLength)
+    }
+
+    @inlinable
+    public func owned(in pdu: ArraySlice<UInt8>) -> Owned {
+        Owned(setOfHandles: ATTHandleList(unchecked: pdu.bytes(at: setOfHandles)))
+    }
+}
+
 /// Read By Type Request and Read By Group Type Request (Core 5.4 Vol 3 Part F §3.4.4.1,
 /// §3.4.4.9): one layout, a handle range and the type of attribute (or of group) to look
 /// for, a 16- or 128-bit UUID. Its fields, parser and encoder, for the two to share.
@@ -222,6 +332,15 @@ enum ATTTypeInRangeRequest {
         try ATTWire.check(pdu, is: opcode, atLeast: minimumPDULength)
         return (pdu.littleEndianUInt16(at: startingHandle), pdu.littleEndianUInt16(at: endingHandle),
                 try ATTWire.uuid(pdu.bytes(at: type), of: opcode))
+    }
+
+    @inlinable @inline(__always)
+    static func parse(
+        _ pdu: Span<UInt8>, of opcode: ATTOpcode
+    ) throws(ATTDecodingError) -> (startingHandle: UInt16, endingHandle: UInt16, type: BluetoothUUID) {
+        try ATTWire.check(pdu, is: opcode, atLeast: minimumPDULength)
+        return (pdu.littleEndianUInt16(at: startingHandle), pdu.littleEndianUInt16(at: endingHandle),
+                try ATTWire.uuid(pdu, at: type, of: opcode))
     }
 
     static func encodedLength(type uuid: BluetoothUUID) -> Int { type.lowerBound + uuid.encodedLength }

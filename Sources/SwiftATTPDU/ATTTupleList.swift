@@ -119,3 +119,113 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
     @inlinable
     public func makeIterator() -> Iterator { Iterator(list: self) }
 }
+
+extension ATTTupleList {
+    /// A tuple list decoded from borrowed bytes: the range of the PDU its tuples cover.
+    /// Walk it with a `Cursor`, handing it the same bytes.
+    public struct Borrowed: Sendable, Hashable {
+        /// The tuples' octets in the PDU.
+        public let bytes: Range<Int>
+        /// Whether each tuple starts with a handle.
+        public let hasHandles: Bool
+
+        @inlinable
+        init(unchecked bytes: Range<Int>, hasHandles: Bool) {
+            self.bytes = bytes
+            self.hasHandles = hasHandles
+        }
+
+        /// One tuple: its handle (only in Multiple Handle Value Notification), the length
+        /// it declares and where its value bytes lie in the PDU.
+        public struct Tuple: Sendable, Hashable {
+            public let handle: UInt16?
+            /// Never less than `value.count`: only a truncated tuple declares more than it holds.
+            public let declaredLength: Int
+            public let value: Range<Int>
+
+            @inlinable
+            init(handle: UInt16?, declaredLength: Int, value: Range<Int>) {
+                self.handle = handle
+                self.declaredLength = declaredLength
+                self.value = value
+            }
+
+            /// Fewer value bytes than declared (a truncated last tuple).
+            @inlinable public var isTruncated: Bool { value.count < declaredLength }
+        }
+
+        /// Walks the tuples in order: `next(in:)` reads each from the PDU's bytes.
+        public struct Cursor: Sendable {
+            @usableFromInline let list: Borrowed
+            @usableFromInline var offset: Int
+
+            @inlinable
+            init(list: Borrowed) {
+                self.list = list
+                offset = list.bytes.lowerBound
+            }
+
+            /// The next tuple, read from `pdu` (the bytes the list was decoded from), or
+            /// nil after the last.
+            @inlinable
+            public mutating func next(in pdu: Span<UInt8>) -> Tuple? {
+                let lengthField = Field.length(hasHandles: list.hasHandles)
+                let header = lengthField.upperBound
+                let end = list.bytes.upperBound
+                // A parsed list is validated; a cursor handed other bytes stops rather than traps.
+                guard end <= pdu.count, end &- offset >= header else { return nil }
+                let handle: UInt16? = list.hasHandles ? pdu.littleEndianUInt16(at: offset &+ Field.handle.lowerBound) : nil
+                let length = Int(pdu.littleEndianUInt16(at: offset &+ lengthField.lowerBound))
+                let start = offset &+ header
+                let present = Swift.min(length, end &- start)
+                offset = start &+ present
+                return Tuple(handle: handle, declaredLength: length, value: start..<offset)
+            }
+        }
+
+        /// A cursor at the first tuple.
+        @inlinable public var cursor: Cursor { Cursor(list: self) }
+
+        /// The same checks as `ATTTupleList.parse`, on the tuples from `field.lowerBound`
+        /// to the end of `pdu`; offsets in errors count from the PDU's first byte.
+        @inlinable
+        static func parse(
+            _ pdu: Span<UInt8>, at field: PartialRangeFrom<Int>, of opcode: ATTOpcode, hasHandles: Bool,
+            minimumCount: Int, allowTruncatedLast: Bool
+        ) throws(ATTDecodingError) -> Borrowed {
+            let lengthField = Field.length(hasHandles: hasHandles)
+            let header = lengthField.upperBound
+            let end = pdu.count
+            var offset = field.lowerBound
+            var count = 0
+            while offset < end {
+                let remaining = end &- offset
+                guard remaining >= header else {
+                    throw .tupleOverrun(opcode, offset: offset, need: header, have: remaining)
+                }
+                let length = Int(pdu.littleEndianUInt16(at: offset &+ lengthField.lowerBound))
+                guard length <= ATTLimits.maximumAttributeValueLength else {
+                    throw .valueTooLong(opcode, length: length)
+                }
+                let available = remaining &- header
+                if length > available {
+                    guard allowTruncatedLast else {
+                        throw .tupleOverrun(opcode, offset: offset, need: header &+ length, have: remaining)
+                    }
+                    offset = end
+                } else {
+                    offset &+= header &+ length
+                }
+                count &+= 1
+            }
+            guard count >= minimumCount else { throw .tooFewEntries(opcode, count: count, minimum: minimumCount) }
+            return Borrowed(unchecked: field.lowerBound..<end, hasHandles: hasHandles)
+        }
+
+        /// The list as `ATTTupleList`, viewing `pdu`: the bytes it was decoded from.
+        @inlinable
+        public func owned(in pdu: ArraySlice<UInt8>) -> ATTTupleList {
+            ATTTupleList(unchecked: pdu.bytes(at: bytes), hasHandles: hasHandles)
+        }
+    }
+}

@@ -1,8 +1,8 @@
 import SwiftATTCore
 
 /// ATT_ERROR_RSP: a request failed. Core 5.4 Vol 3 Part F §3.4.1.1.
-public struct ErrorResponse: ATTPDUCodable {
-    public static let opcode = ATTOpcode.errorResponse
+public struct ErrorResponse: ATTPDUCodable, ATTBorrowedPDU {
+    @inlinable public static var opcode: ATTOpcode { .errorResponse }
     /// The opcode of the request that failed.
     public var requestOpcode: ATTOpcode
     /// The handle the failure concerns, or 0x0000 when none does.
@@ -25,6 +25,16 @@ public struct ErrorResponse: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        requestOpcode = ATTOpcode(pdu.byte(at: Field.requestOpcodeInError))
+        handle = pdu.littleEndianUInt16(at: Field.attributeHandleInError)
+        errorCode = ATTErrorCode(pdu.byte(at: Field.errorCode))
+    }
+
+    /// Parses one whole PDU from borrowed bytes (`ATTBorrowedPDU`): it has no byte fields,
+    /// so it decodes to itself.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
         requestOpcode = ATTOpcode(pdu.byte(at: Field.requestOpcodeInError))
         handle = pdu.littleEndianUInt16(at: Field.attributeHandleInError)

@@ -3,8 +3,8 @@ import SwiftATTCore
 /// ATT_EXCHANGE_MTU_REQ: the client's receive MTU. Core 5.4 Vol 3 Part F §3.4.2.1.
 ///
 /// The codec keeps any value; the bearer applies the spec's floor of 23.
-public struct ExchangeMTURequest: ATTPDUCodable {
-    public static let opcode = ATTOpcode.exchangeMTURequest
+public struct ExchangeMTURequest: ATTPDUCodable, ATTBorrowedPDU {
+    @inlinable public static var opcode: ATTOpcode { .exchangeMTURequest }
     public var clientRxMTU: UInt16
 
     public init(clientRxMTU: UInt16) { self.clientRxMTU = clientRxMTU }
@@ -17,6 +17,14 @@ public struct ExchangeMTURequest: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        clientRxMTU = pdu.littleEndianUInt16(at: Field.clientRxMTU)
+    }
+
+    /// Parses one whole PDU from borrowed bytes (`ATTBorrowedPDU`): it has no byte fields,
+    /// so it decodes to itself.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
         clientRxMTU = pdu.littleEndianUInt16(at: Field.clientRxMTU)
     }

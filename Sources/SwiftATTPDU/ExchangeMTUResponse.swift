@@ -1,8 +1,8 @@
 import SwiftATTCore
 
 /// ATT_EXCHANGE_MTU_RSP: the server's receive MTU. Core 5.4 Vol 3 Part F §3.4.2.2.
-public struct ExchangeMTUResponse: ATTPDUCodable {
-    public static let opcode = ATTOpcode.exchangeMTUResponse
+public struct ExchangeMTUResponse: ATTPDUCodable, ATTBorrowedPDU {
+    @inlinable public static var opcode: ATTOpcode { .exchangeMTUResponse }
     public var serverRxMTU: UInt16
 
     public init(serverRxMTU: UInt16) { self.serverRxMTU = serverRxMTU }
@@ -15,6 +15,14 @@ public struct ExchangeMTUResponse: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        serverRxMTU = pdu.littleEndianUInt16(at: Field.serverRxMTU)
+    }
+
+    /// Parses one whole PDU from borrowed bytes (`ATTBorrowedPDU`): it has no byte fields,
+    /// so it decodes to itself.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
         serverRxMTU = pdu.littleEndianUInt16(at: Field.serverRxMTU)
     }

@@ -1,8 +1,8 @@
 import SwiftATTCore
 
 /// ATT_EXECUTE_WRITE_REQ: write or discard every prepared value. Core 5.4 Vol 3 Part F §3.4.6.3.
-public struct ExecuteWriteRequest: ATTPDUCodable {
-    public static let opcode = ATTOpcode.executeWriteRequest
+public struct ExecuteWriteRequest: ATTPDUCodable, ATTBorrowedPDU {
+    @inlinable public static var opcode: ATTOpcode { .executeWriteRequest }
 
     public enum Flags: UInt8, Sendable, Hashable {
         /// Discard all prepared writes.
@@ -23,6 +23,16 @@ public struct ExecuteWriteRequest: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        let raw = pdu.byte(at: Field.flags)
+        guard let flags = Flags(rawValue: raw) else { throw .invalidExecuteWriteFlags(raw) }
+        self.flags = flags
+    }
+
+    /// Parses one whole PDU from borrowed bytes (`ATTBorrowedPDU`): it has no byte fields,
+    /// so it decodes to itself.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
         let raw = pdu.byte(at: Field.flags)
         guard let flags = Flags(rawValue: raw) else { throw .invalidExecuteWriteFlags(raw) }

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// ATT_FIND_BY_TYPE_VALUE_REQ: handles of attributes with a 16-bit type and a given
 /// value (how a client finds a primary service by UUID). Core 5.4 Vol 3 Part F §3.4.3.3.
 public struct FindByTypeValueRequest: ATTPDUCodable {
-    public static let opcode = ATTOpcode.findByTypeValueRequest
+    @inlinable public static var opcode: ATTOpcode { .findByTypeValueRequest }
     public var startingHandle: UInt16
     public var endingHandle: UInt16
     /// The attribute type, always a 16-bit UUID in this PDU.
@@ -43,5 +43,35 @@ public struct FindByTypeValueRequest: ATTPDUCodable {
         writer.write(endingHandle)
         writer.write(attributeType)
         writer.write(attributeValue)
+    }
+}
+
+extension FindByTypeValueRequest {
+    /// ATT_FIND_BY_TYPE_VALUE_REQ decoded from borrowed bytes (`ATTBorrowedPDU`): the value
+    /// is the range of them it covers.
+    public struct Borrowed: ATTBorrowedPDU {
+        public typealias Owned = FindByTypeValueRequest
+        public let startingHandle: UInt16
+        public let endingHandle: UInt16
+        public let attributeType: UInt16
+        /// Where the value to match lies in the PDU.
+        public let attributeValue: Range<Int>
+
+        @inlinable @inline(__always)
+        public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
+            try ATTWire.check(pdu, is: Owned.opcode, atLeast: Field.attributeValue.lowerBound)
+            startingHandle = pdu.littleEndianUInt16(at: Field.startingHandle)
+            endingHandle = pdu.littleEndianUInt16(at: Field.endingHandle)
+            attributeType = pdu.littleEndianUInt16(at: Field.attributeType)
+            attributeValue = pdu.range(of: Field.attributeValue)
+            try ATTWire.checkBorrowedValueLength(attributeValue.count, of: Owned.opcode)
+        }
+
+        @inlinable
+        public func owned(in pdu: ArraySlice<UInt8>) -> FindByTypeValueRequest {
+            FindByTypeValueRequest(
+                startingHandle: startingHandle, endingHandle: endingHandle, attributeType: attributeType,
+                attributeValue: pdu.bytes(at: attributeValue))
+        }
     }
 }

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// ATT_FIND_BY_TYPE_VALUE_RSP: the handle ranges of the matching attributes.
 /// Core 5.4 Vol 3 Part F §3.4.3.4.
 public struct FindByTypeValueResponse: ATTEntryListPDU {
-    public static let opcode = ATTOpcode.findByTypeValueResponse
+    @inlinable public static var opcode: ATTOpcode { .findByTypeValueResponse }
 
     /// A found attribute and the end of its group (the service's last handle).
     public struct HandlesInformation: ATTListEntry {
@@ -58,4 +58,31 @@ public struct FindByTypeValueResponse: ATTEntryListPDU {
     @inlinable public var handlesInformationList: ATTEntryList<HandlesInformation> { entryList }
     /// The list's bytes.
     @inlinable public var handlesInformationBytes: ArraySlice<UInt8> { entryList.bytes }
+}
+
+extension FindByTypeValueResponse {
+    /// ATT_FIND_BY_TYPE_VALUE_RSP decoded from borrowed bytes (`ATTBorrowedPDU`): the list is the range of them
+    /// it covers, and each entry is read from them on access.
+    public struct Borrowed: ATTBorrowedEntryListPDU {
+        public typealias Owned = FindByTypeValueResponse
+        public let entries: Range<Int>
+        public let entryLength: Int
+
+        @inlinable
+        public init(entries: Range<Int>, entryLength: Int) {
+            self.entries = entries
+            self.entryLength = entryLength
+        }
+
+        /// The `index`th found range, read from `pdu`: the bytes this was decoded from. An
+        /// entry owns no bytes, so it is the slice decoder's own entry type.
+        @inlinable
+        public func handlesInformation(at index: Int, in pdu: Span<UInt8>) -> HandlesInformation {
+            typealias Field = HandlesInformation.Field
+            let start = entry(at: index).lowerBound
+            return HandlesInformation(
+                foundAttributeHandle: pdu.littleEndianUInt16(at: start &+ Field.foundAttributeHandle.lowerBound),
+                groupEndHandle: pdu.littleEndianUInt16(at: start &+ Field.groupEndHandle.lowerBound))
+        }
+    }
 }

@@ -1,8 +1,8 @@
 import SwiftATTCore
 
 /// ATT_FIND_INFORMATION_REQ: handles and types in a range. Core 5.4 Vol 3 Part F §3.4.3.1.
-public struct FindInformationRequest: ATTPDUCodable {
-    public static let opcode = ATTOpcode.findInformationRequest
+public struct FindInformationRequest: ATTPDUCodable, ATTBorrowedPDU {
+    @inlinable public static var opcode: ATTOpcode { .findInformationRequest }
     public var startingHandle: UInt16
     public var endingHandle: UInt16
 
@@ -20,6 +20,15 @@ public struct FindInformationRequest: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        startingHandle = pdu.littleEndianUInt16(at: Field.startingHandle)
+        endingHandle = pdu.littleEndianUInt16(at: Field.endingHandle)
+    }
+
+    /// Parses one whole PDU from borrowed bytes (`ATTBorrowedPDU`): it has no byte fields,
+    /// so it decodes to itself.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
         startingHandle = pdu.littleEndianUInt16(at: Field.startingHandle)
         endingHandle = pdu.littleEndianUInt16(at: Field.endingHandle)

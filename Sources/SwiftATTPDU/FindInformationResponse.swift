@@ -3,7 +3,7 @@ import SwiftATTCore
 /// ATT_FIND_INFORMATION_RSP: handle–type pairs, all 16-bit or all 128-bit.
 /// Core 5.4 Vol 3 Part F §3.4.3.2.
 public struct FindInformationResponse: ATTEntryListPDU {
-    public static let opcode = ATTOpcode.findInformationResponse
+    @inlinable public static var opcode: ATTOpcode { .findInformationResponse }
 
     /// Whether the list holds 16-bit (0x01) or 128-bit (0x02) UUIDs.
     public enum Format: UInt8, Sendable, Hashable {
@@ -91,4 +91,36 @@ public struct FindInformationResponse: ATTEntryListPDU {
     @inlinable public var informationData: ATTEntryList<Information> { entryList }
     /// The pairs' bytes.
     @inlinable public var informationDataBytes: ArraySlice<UInt8> { entryList.bytes }
+}
+
+extension FindInformationResponse {
+    /// ATT_FIND_INFORMATION_RSP decoded from borrowed bytes (`ATTBorrowedPDU`): the list is the range of them
+    /// it covers, and each entry is read from them on access.
+    public struct Borrowed: ATTBorrowedEntryListPDU {
+        public typealias Owned = FindInformationResponse
+        public let entries: Range<Int>
+        public let entryLength: Int
+
+        @inlinable
+        public init(entries: Range<Int>, entryLength: Int) {
+            self.entries = entries
+            self.entryLength = entryLength
+        }
+
+        /// Whether the pairs hold 16-bit or 128-bit UUIDs.
+        @inlinable public var format: Format { entryLength == Information.Field.uuid16.upperBound ? .uuid16 : .uuid128 }
+
+        /// The `index`th handle–UUID pair, read from `pdu`: the bytes this was decoded from.
+        /// A pair owns no bytes, so it is the slice decoder's own entry type.
+        @inlinable
+        public func information(at index: Int, in pdu: Span<UInt8>) -> Information {
+            typealias Field = Information.Field
+            let start = entry(at: index).lowerBound
+            let handle = pdu.littleEndianUInt16(at: start &+ Field.handle.lowerBound)
+            let uuid = entryLength == Field.uuid16.upperBound
+                ? BluetoothUUID(pdu.littleEndianUInt16(at: start &+ Field.uuid16.lowerBound))
+                : BluetoothUUID(uuid128: pdu.littleEndianUInt128(at: start &+ Field.uuid128.lowerBound))
+            return Information(handle: handle, uuid: uuid)
+        }
+    }
 }

@@ -2,7 +2,7 @@ import SwiftATTCore
 
 /// ATT_PREPARE_WRITE_RSP: echoes the queued part, so a client can verify it (reliable writes). Core 5.4 Vol 3 Part F §3.4.6.2.
 public struct PrepareWriteResponse: ATTPreparedValuePDU {
-    public static let opcode = ATTOpcode.prepareWriteResponse
+    @inlinable public static var opcode: ATTOpcode { .prepareWriteResponse }
     public var handle: UInt16
     public var valueOffset: UInt16
     public var partAttributeValue: ArraySlice<UInt8>
@@ -11,5 +11,23 @@ public struct PrepareWriteResponse: ATTPreparedValuePDU {
         self.handle = handle
         self.valueOffset = valueOffset
         self.partAttributeValue = partAttributeValue
+    }
+}
+
+extension PrepareWriteResponse {
+    /// PrepareWriteResponse decoded from borrowed bytes (`ATTBorrowedPDU`): the part value is the range of them it covers.
+    public struct Borrowed: ATTBorrowedPreparedValuePDU {
+        public typealias Owned = PrepareWriteResponse
+        public let handle: UInt16
+        public let valueOffset: UInt16
+        /// Where the part value lies in the PDU.
+        public let partAttributeValue: Range<Int>
+
+        @inlinable
+        public init(handle: UInt16, valueOffset: UInt16, partAttributeValue: Range<Int>) {
+            self.handle = handle
+            self.valueOffset = valueOffset
+            self.partAttributeValue = partAttributeValue
+        }
     }
 }

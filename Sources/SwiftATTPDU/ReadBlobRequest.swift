@@ -1,8 +1,8 @@
 import SwiftATTCore
 
 /// ATT_READ_BLOB_REQ: read a long value from an offset. Core 5.4 Vol 3 Part F §3.4.4.5.
-public struct ReadBlobRequest: ATTPDUCodable {
-    public static let opcode = ATTOpcode.readBlobRequest
+public struct ReadBlobRequest: ATTPDUCodable, ATTBorrowedPDU {
+    @inlinable public static var opcode: ATTOpcode { .readBlobRequest }
     public var handle: UInt16
     public var valueOffset: UInt16
 
@@ -20,6 +20,15 @@ public struct ReadBlobRequest: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
+        handle = pdu.littleEndianUInt16(at: Field.attributeHandle)
+        valueOffset = pdu.littleEndianUInt16(at: Field.valueOffset)
+    }
+
+    /// Parses one whole PDU from borrowed bytes (`ATTBorrowedPDU`): it has no byte fields,
+    /// so it decodes to itself.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         try ATTWire.check(pdu, is: Self.opcode, length: Field.pduLength)
         handle = pdu.littleEndianUInt16(at: Field.attributeHandle)
         valueOffset = pdu.littleEndianUInt16(at: Field.valueOffset)

@@ -2,8 +2,8 @@ import SwiftATTCore
 
 /// ATT_READ_BY_GROUP_TYPE_REQ: grouping attributes of one type in a range (primary
 /// service discovery). Core 5.4 Vol 3 Part F §3.4.4.9.
-public struct ReadByGroupTypeRequest: ATTPDUCodable {
-    public static let opcode = ATTOpcode.readByGroupTypeRequest
+public struct ReadByGroupTypeRequest: ATTPDUCodable, ATTBorrowedPDU {
+    @inlinable public static var opcode: ATTOpcode { .readByGroupTypeRequest }
     public var startingHandle: UInt16
     public var endingHandle: UInt16
     /// A 16- or 128-bit UUID; a server supports only grouping types.
@@ -17,6 +17,13 @@ public struct ReadByGroupTypeRequest: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        (startingHandle, endingHandle, attributeGroupType) = try ATTTypeInRangeRequest.parse(pdu, of: Self.opcode)
+    }
+
+    /// Parses one whole PDU from borrowed bytes (`ATTBorrowedPDU`): it has no byte fields,
+    /// so it decodes to itself.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         (startingHandle, endingHandle, attributeGroupType) = try ATTTypeInRangeRequest.parse(pdu, of: Self.opcode)
     }
 

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// ATT_READ_BY_GROUP_TYPE_RSP: groups (services) with their end handles and values, all
 /// values of one length. Core 5.4 Vol 3 Part F §3.4.4.10.
 public struct ReadByGroupTypeResponse: ATTAttributeDataListPDU {
-    public static let opcode = ATTOpcode.readByGroupTypeResponse
+    @inlinable public static var opcode: ATTOpcode { .readByGroupTypeResponse }
 
     /// One group: its first handle, its last handle, and the grouping attribute's value.
     public struct AttributeData: ATTAttributeDataEntry {
@@ -54,5 +54,51 @@ public struct ReadByGroupTypeResponse: ATTAttributeDataListPDU {
     public init(entryList: ATTEntryList<AttributeData>) {
         entryBytes = entryList.bytes
         entryLength = entryList.entryLength
+    }
+}
+
+extension ReadByGroupTypeResponse {
+    /// ATT_READ_BY_GROUP_TYPE_RSP decoded from borrowed bytes (`ATTBorrowedPDU`): the list is the range of them
+    /// it covers, and each entry is read from them on access.
+    public struct Borrowed: ATTBorrowedEntryListPDU {
+        public typealias Owned = ReadByGroupTypeResponse
+        public let entries: Range<Int>
+        public let entryLength: Int
+
+        @inlinable
+        public init(entries: Range<Int>, entryLength: Int) {
+            self.entries = entries
+            self.entryLength = entryLength
+        }
+
+        /// Each entry's octets (the Length field).
+        @inlinable public var length: Int { entryLength }
+
+        /// The `index`th group, read from `pdu`: the bytes this was decoded from.
+        @inlinable
+        public func attributeData(at index: Int, in pdu: Span<UInt8>) -> AttributeData.Borrowed {
+            typealias Field = AttributeData.Field
+            let entry = entry(at: index)
+            return AttributeData.Borrowed(
+                attributeHandle: pdu.littleEndianUInt16(at: entry.lowerBound &+ Field.attributeHandle.lowerBound),
+                endGroupHandle: pdu.littleEndianUInt16(at: entry.lowerBound &+ Field.endGroupHandle.lowerBound),
+                value: (entry.lowerBound &+ Field.value.lowerBound)..<entry.upperBound)
+        }
+    }
+}
+
+extension ReadByGroupTypeResponse.AttributeData {
+    /// One entry read from borrowed bytes: the value is the range of the PDU it covers.
+    public struct Borrowed: Sendable, Hashable {
+        public let attributeHandle: UInt16
+        public let endGroupHandle: UInt16
+        public let value: Range<Int>
+
+        @inlinable
+        public init(attributeHandle: UInt16, endGroupHandle: UInt16, value: Range<Int>) {
+            self.attributeHandle = attributeHandle
+            self.endGroupHandle = endGroupHandle
+            self.value = value
+        }
     }
 }

@@ -2,8 +2,8 @@ import SwiftATTCore
 
 /// ATT_READ_BY_TYPE_REQ: values of attributes of one type in a range (characteristic
 /// discovery, and Read Using Characteristic UUID). Core 5.4 Vol 3 Part F §3.4.4.1.
-public struct ReadByTypeRequest: ATTPDUCodable {
-    public static let opcode = ATTOpcode.readByTypeRequest
+public struct ReadByTypeRequest: ATTPDUCodable, ATTBorrowedPDU {
+    @inlinable public static var opcode: ATTOpcode { .readByTypeRequest }
     public var startingHandle: UInt16
     public var endingHandle: UInt16
     /// A 16- or 128-bit UUID.
@@ -17,6 +17,13 @@ public struct ReadByTypeRequest: ATTPDUCodable {
 
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {
+        (startingHandle, endingHandle, attributeType) = try ATTTypeInRangeRequest.parse(pdu, of: Self.opcode)
+    }
+
+    /// Parses one whole PDU from borrowed bytes (`ATTBorrowedPDU`): it has no byte fields,
+    /// so it decodes to itself.
+    @inlinable @inline(__always)
+    public init(parsing pdu: Span<UInt8>) throws(ATTDecodingError) {
         (startingHandle, endingHandle, attributeType) = try ATTTypeInRangeRequest.parse(pdu, of: Self.opcode)
     }
 

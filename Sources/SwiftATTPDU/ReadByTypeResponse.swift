@@ -3,7 +3,7 @@ import SwiftATTCore
 /// ATT_READ_BY_TYPE_RSP: handle–value pairs whose values all have one length.
 /// Core 5.4 Vol 3 Part F §3.4.4.2.
 public struct ReadByTypeResponse: ATTAttributeDataListPDU {
-    public static let opcode = ATTOpcode.readByTypeResponse
+    @inlinable public static var opcode: ATTOpcode { .readByTypeResponse }
 
     /// One attribute's handle and value.
     public struct AttributeData: ATTAttributeDataEntry {
@@ -49,5 +49,48 @@ public struct ReadByTypeResponse: ATTAttributeDataListPDU {
     public init(entryList: ATTEntryList<AttributeData>) {
         entryBytes = entryList.bytes
         entryLength = entryList.entryLength
+    }
+}
+
+extension ReadByTypeResponse {
+    /// ATT_READ_BY_TYPE_RSP decoded from borrowed bytes (`ATTBorrowedPDU`): the list is the range of them
+    /// it covers, and each entry is read from them on access.
+    public struct Borrowed: ATTBorrowedEntryListPDU {
+        public typealias Owned = ReadByTypeResponse
+        public let entries: Range<Int>
+        public let entryLength: Int
+
+        @inlinable
+        public init(entries: Range<Int>, entryLength: Int) {
+            self.entries = entries
+            self.entryLength = entryLength
+        }
+
+        /// Each entry's octets (the Length field).
+        @inlinable public var length: Int { entryLength }
+
+        /// The `index`th handle–value pair, read from `pdu`: the bytes this was decoded from.
+        @inlinable
+        public func attributeData(at index: Int, in pdu: Span<UInt8>) -> AttributeData.Borrowed {
+            typealias Field = AttributeData.Field
+            let entry = entry(at: index)
+            return AttributeData.Borrowed(
+                handle: pdu.littleEndianUInt16(at: entry.lowerBound &+ Field.handle.lowerBound),
+                value: (entry.lowerBound &+ Field.value.lowerBound)..<entry.upperBound)
+        }
+    }
+}
+
+extension ReadByTypeResponse.AttributeData {
+    /// One entry read from borrowed bytes: the value is the range of the PDU it covers.
+    public struct Borrowed: Sendable, Hashable {
+        public let handle: UInt16
+        public let value: Range<Int>
+
+        @inlinable
+        public init(handle: UInt16, value: Range<Int>) {
+            self.handle = handle
+            self.value = value
+        }
     }
 }

@@ -2,22 +2,29 @@ import SwiftATTPDU
 import SwiftATTGATT
 import Testing
 
-/// `ATTBearer.notificationHandle(in:)`, the host's shortcut for a stream of
-/// notifications: it must agree with `receive` on every PDU it accepts, and accept
-/// nothing else.
+/// `ATTBearer.notificationHandle(in:)` and `notification(in:)` (the same from borrowed
+/// bytes), the host's shortcuts for a stream of notifications: each must agree with
+/// `receive` on every PDU it accepts, and accept nothing else.
 @Suite struct ATTBearerNotificationFastPathTests {
     typealias F = ATTBearerFixture
+
+    /// What `notification(in:)` finds in `pdu`, as the action `receive` would hand up.
+    static func borrowed(_ bearer: F.Bearer, _ pdu: ArraySlice<UInt8>) -> ATTBearer.Action? {
+        bearer.notification(in: pdu.span).map { .notification(handle: $0.handle, value: pdu.bytes(at: $0.value)) }
+    }
 
     @Test func aWellFormedNotificationIsWhatReceiveHandsUp() throws {
         var bearer = F.Bearer(receiveMTU: 517)
         let pdu: [UInt8] = [0x1B, 0x2A, 0x00, 0x01, 0x02, 0x03]
         #expect(bearer.notificationHandle(in: pdu[...]) == 0x002A)
+        #expect(Self.borrowed(bearer, pdu[...]) == .notification(handle: 0x002A, value: [0x01, 0x02, 0x03][...]))
         #expect(bearer.receive(pdu, now: F.t0) == [.notification(handle: 0x002A, value: [0x01, 0x02, 0x03][...])])
     }
 
     @Test func anEmptyValueIsStillANotification() throws {
         var bearer = F.Bearer(receiveMTU: 517)
         #expect(bearer.notificationHandle(in: [0x1B, 0x03, 0x00][...]) == 3)
+        #expect(Self.borrowed(bearer, [0x1B, 0x03, 0x00][...]) == .notification(handle: 3, value: []))
         #expect(bearer.receive([0x1B, 0x03, 0x00], now: F.t0) == [.notification(handle: 3, value: [])])
     }
 
@@ -26,6 +33,8 @@ import Testing
         let longest: [UInt8] = [0x1B, 0x03, 0x00] + [UInt8](repeating: 0x5A, count: 512)
         #expect(bearer.notificationHandle(in: longest[...]) == 3)
         #expect(bearer.notificationHandle(in: (longest + [0x5A])[...]) == nil)
+        #expect(Self.borrowed(bearer, longest[...]) == .notification(handle: 3, value: longest[3...]))
+        #expect(Self.borrowed(bearer, (longest + [0x5A])[...]) == nil)
     }
 
     /// Malformed, or not a Handle Value Notification: nil, so that `receive` reports it
@@ -41,6 +50,7 @@ import Testing
     func anythingElseIsLeftToReceive(_ pdu: [UInt8]) {
         let bearer = F.Bearer(receiveMTU: 517)
         #expect(bearer.notificationHandle(in: pdu[...]) == nil)
+        #expect(Self.borrowed(bearer, pdu[...]) == nil)
     }
 
     @Test func aClosedBearerTakesNothing() {
@@ -48,6 +58,7 @@ import Testing
         _ = bearer.close(reason: .remoteUserTerminated)
         let pdu: [UInt8] = [0x1B, 0x2A, 0x00, 0x01]
         #expect(bearer.notificationHandle(in: pdu[...]) == nil)
+        #expect(Self.borrowed(bearer, pdu[...]) == nil)
         #expect(bearer.receive(pdu, now: F.t0).isEmpty)
     }
 
@@ -57,5 +68,7 @@ import Testing
         let bearer = F.Bearer(receiveMTU: 517)
         #expect(bearer.notificationHandle(in: packet[9...]) == 0x0010)
         #expect(bearer.notificationHandle(in: packet[9..<11]) == nil)
+        #expect(Self.borrowed(bearer, packet[9...]) == .notification(handle: 0x0010, value: [0xAA, 0xBB][...]))
+        #expect(Self.borrowed(bearer, packet[9..<11]) == nil)
     }
 }

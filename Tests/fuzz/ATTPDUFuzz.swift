@@ -5,25 +5,32 @@ import SwiftATTPDU
 /// Decoding never traps; it fails with a typed error or gives a PDU whose views (lists,
 /// tuples, handles) can be walked, that decodes the same at any slice offset, and that
 /// re-encodes to exactly the input bytes: every PDU this codec accepts has one wire form
-/// (ATTPDUCodable's promise), so there is no non-canonical input to exempt.
+/// (ATTPDUCodable's promise), so there is no non-canonical input to exempt. The borrowed
+/// decode (`ATTPDU.Borrowed` from a span) gives the same PDU or the same error.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzATTPDU(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let bytes = input.rest()
     let pdu: ATTPDU
-    do {
+    do throws(ATTDecodingError) {
         pdu = try ATTPDU(parsing: bytes[...])
     } catch {
         _ = error.description
         require((try? ATTPDU(parsing: offsetSlice(bytes))) == nil, "decodes only at an offset")
+        require(borrowed(bytes) == .failure(error), "the borrowed decode does not throw \(error)")
         return 0
     }
+    require((try? borrowed(bytes).get().owned(in: bytes[...])) == pdu, "the borrowed decode differs")
     require((try? ATTPDU(parsing: offsetSlice(bytes))) == pdu, "decodes differently at an offset")
     require(pdu.opcode.rawValue == bytes[0], "opcode \(pdu.opcode) from byte \(bytes[0])")
     require(pdu.encodedLength == bytes.count, "encodedLength \(pdu.encodedLength) for \(bytes.count) bytes")
     require(pdu.encoded() == bytes, "re-encodes differently")
     walkViews(pdu)
     return 0
+}
+
+private func borrowed(_ bytes: [UInt8]) -> Result<ATTPDU.Borrowed, ATTDecodingError> {
+    Result { () throws(ATTDecodingError) in try ATTPDU.Borrowed(parsing: bytes.span) }
 }
 
 /// Reads every entry of the PDU's lists, and rebuilds the lists that have a builder.

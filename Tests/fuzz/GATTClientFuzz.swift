@@ -166,12 +166,15 @@ private struct ClientLink {
     }
 
     mutating func deliver<P: GATTProcedure>(_ answer: [UInt8], _ procedure: inout P) -> P.Step? {
-        // The host's shortcut for notifications must agree with `receive` on each PDU.
+        // The host's shortcuts for notifications must agree with `receive` on each PDU.
         let shortcut = client.notificationHandle(in: answer[...])
+        let borrowed = client.notification(in: answer.span)
         let actions = client.receive(answer, now: now)
+        require(borrowed?.handle == shortcut, "notification(in:) and notificationHandle(in:) disagree on \(answer)")
         if let shortcut {
             require(actions == [.notification(handle: shortcut, value: answer[3...])],
                     "notificationHandle(in:) and receive disagree on \(answer)")
+            require(borrowed?.value == 3..<answer.count, "notification(in:) and receive disagree on \(answer)")
         }
         for action in actions {
             switch action {

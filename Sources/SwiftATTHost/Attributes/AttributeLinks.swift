@@ -171,11 +171,14 @@ final class AttributeLinks {
     @inline(__always)
     func receive(_ payload: ArraySlice<UInt8>, on handle: UInt16, now: ContinuousClock.Instant) {
         guard let link = link(handle) else { return }
-        // The streaming case first: a notification goes straight to the client.
-        if let valueHandle = link.withBearer({ $0.notificationHandle(in: payload) }) {
-            // Copied from the packet's memory: a slice of it would retain the packet.
-            let value = payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[HandleValueNotification.valueOffset...])) }
-            return link.client.deliver(GATTNotification(handle: valueHandle, value: value, isIndication: false),
+        // The streaming case first: a notification, decoded from the packet's bytes
+        // borrowed, goes straight to the client.
+        let pdu = payload.span
+        if let notification = link.withBearer({ $0.notification(in: pdu) }) {
+            // The value copied out of the packet's memory: the one allocation a
+            // notification costs here (a slice of the packet would retain it).
+            let value = pdu.extracting(notification.value).withUnsafeBufferPointer { Array($0) }
+            return link.client.deliver(GATTNotification(handle: notification.handle, value: value, isIndication: false),
                                        staged: &stagedNotifications)
         }
         // A buffer kept between frames (taken, so that a nested use gets its own).
