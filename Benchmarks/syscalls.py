@@ -3,7 +3,7 @@
 
     Benchmarks/syscalls.py [--transport tcp|hci0] [--count N] [--runs N]
 
-`swift-att info --round-trips N` and the C baseline (Tests/kernel/hci_round_trip.c) each
+`swift-att info --round-trips N` and the C baseline (Tests/kernel/hci_baseline.c) each
 send N Read BD_ADDR commands one after another. Over TCP (the default) they talk to one
 of Bumble's virtual controllers (Tests/bench/controllers.py, started here); with
 `--transport hci0`, to the machine's adapter (root, a kernel with Bluetooth: the kernel
@@ -33,8 +33,8 @@ def build(options):
     subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "swift-att"],
                    cwd=root, check=True, capture_output=True)
     swift_att = root / ".build/release/swift-att"
-    baseline = root / ".build/hci_round_trip"
-    subprocess.run(["clang", "-O2", "-Wall", "-o", str(baseline), str(root / "Tests/kernel/hci_round_trip.c")],
+    baseline = root / ".build/hci_baseline"
+    subprocess.run(["clang", "-O2", "-Wall", "-o", str(baseline), str(root / "Tests/kernel/hci_baseline.c")],
                    check=True)
     return swift_att, baseline
 
@@ -51,7 +51,7 @@ def start_controller(port):
 def command(program, kind, transport, count):
     if kind == "swift-att":
         return [str(program), "info", "--transport", transport, "--round-trips", str(count), "--bonds", bonds_path]
-    return [str(program), transport, str(count)]
+    return [str(program), "round-trip", transport, str(count)]
 
 
 def counted(argv):

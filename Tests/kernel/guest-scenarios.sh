@@ -78,7 +78,7 @@ scenario_open() {
     fi
 }
 
-# The HCI round trip on hci0, swift-att against the C baseline (Tests/kernel/hci_round_trip.c)
+# The HCI round trip on hci0, swift-att against the C baseline (Tests/kernel/hci_baseline.c)
 # in the same boot: five runs of 200 Read BD_ADDR each, alternating, and the system calls
 # each makes per round trip (strace -f -c over 200 and 2000 round trips, differenced).
 round_trip_median() { sed -n 's/^.*round trip: median \([0-9.]*\) ms.*/\1/p' "$1"; }
@@ -93,7 +93,7 @@ scenario_round_trip() {
     swift_medians="" c_medians=""
     for run in 1 2 3 4 5; do
         $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips 200 >/tmp/rt.swift 2>&1
-        /bin/hci_round_trip hci0 200 >/tmp/rt.c 2>&1
+        /bin/hci_baseline round-trip hci0 200 >/tmp/rt.c 2>&1
         swift_medians="$swift_medians $(round_trip_median /tmp/rt.swift)"
         c_medians="$c_medians $(round_trip_median /tmp/rt.c)"
     done
@@ -108,7 +108,7 @@ scenario_round_trip() {
         result round-trip-vs-c FAIL "swift-att: $(tail -n 1 /tmp/rt.swift) C: $(tail -n 1 /tmp/rt.c)"
     fi
     swift_calls=$(syscalls_per_trip $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips)
-    c_calls=$(syscalls_per_trip /bin/hci_round_trip hci0)
+    c_calls=$(syscalls_per_trip /bin/hci_baseline round-trip hci0)
     echo "KBENCH MEASURE hci0-syscalls swift-att ${swift_calls:-not counted}, C ${c_calls:-not counted} per round trip (strace -f -c)"
 }
 
@@ -194,6 +194,34 @@ scenario_notification_rate() {
         result notification-rate PASS "$done_line"
     else
         result notification-rate FAIL "exit $rc: $(tail -n 2 /tmp/tr.out | tr '\n' ' ') $(cat /tmp/tr.err)"
+    fi
+}
+
+# The raw ACL pump on the same path (Tests/kernel/hci_baseline.c `pump`): bare ACL
+# notifications from hci0, as fast as the controller's credits allow, no host stack; the
+# host times them with acl_receiver.py on transfer-central's controller. The ceiling the
+# full host's notification rate above is compared with, in the same boot.
+scenario_raw_pump() {
+    /bin/hci_baseline pump hci0 1000 >/tmp/pump.out 2>&1 &
+    pump=$!
+    if ! wait_for /tmp/pump.out 'PUMP advertising' 100; then
+        result raw-pump FAIL "never advertised: $(cat /tmp/pump.out)"
+        kill $pump 2>/dev/null
+        return
+    fi
+    echo "KBENCH NEED pump-receiver $(sed -n 's/^PUMP advertising //p' /tmp/pump.out)"
+    set -- $(cpu_ticks) $(proc_ticks "$(bridge_pid)")
+    wait_for /tmp/pump.out 'PUMP sent' 900
+    set -- "$@" $(cpu_ticks) $(proc_ticks "$(bridge_pid)")
+    [ $# = 6 ] && echo "KBENCH MEASURE pump-rate-cpu $(awk -v b0="$1" -v i0="$2" -v r0="$3" -v b1="$4" -v i1="$5" -v r1="$6" 'BEGIN {
+        t = (b1 - b0) + (i1 - i0); if (t <= 0) t = 1
+        printf "guest CPU %.0f%% busy over %.2f s: the bridge %.0f%%, the rest (the pump, the kernel, interrupts) %.0f%%", 100 * (b1 - b0) / t, t / 100, 100 * (r1 - r0) / t, 100 * ((b1 - b0) - (r1 - r0)) / t }')"
+    wait $pump
+    rc=$?
+    if [ $rc = 0 ] && grep -q '^PUMP sent 1000 packets' /tmp/pump.out; then
+        result raw-pump PASS "$(grep '^PUMP sent' /tmp/pump.out)"
+    else
+        result raw-pump FAIL "exit $rc: $(tail -n 2 /tmp/pump.out | tr '\n' ' ')"
     fi
 }
 
@@ -924,6 +952,7 @@ scenario_open
 scenario_round_trip
 scenario_heart_rate
 scenario_notification_rate
+scenario_raw_pump
 scenario_errors
 scenario_central
 scenario_kernel_smp

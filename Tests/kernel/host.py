@@ -26,10 +26,10 @@ BENCH = os.path.join(os.path.dirname(HERE), 'bench')
 
 # What the guest must report (guest-scenarios.sh) and what the host checks itself.
 GUEST_SCENARIOS = ['open-hci0', 'adapters-after-close', 'round-trip-vs-c', 'peripheral-heart-rate', 'error-ebusy',
-                   'notification-rate', 'error-eperm', 'error-enodev', 'error-rfkill', 'central-over-hci0',
+                   'notification-rate', 'raw-pump', 'error-eperm', 'error-enodev', 'error-rfkill', 'central-over-hci0',
                    'kernel-smp-pair', 'kernel-smp-bond', 'kernel-smp-low', 'kernel-smp-high',
                    'kernel-l2cap-listen', 'kernel-l2cap-connect', 'kernel-l2cap-ecfc-connect', 'kernel-l2cap-ecfc-listen']
-HOST_SCENARIOS = ['heart-rate-central', 'transfer-central', 'baseline-tcp-info', 'baseline-tcp-transfer']
+HOST_SCENARIOS = ['heart-rate-central', 'transfer-central', 'pump-receiver', 'baseline-tcp-info', 'baseline-tcp-transfer']
 HEART_RATE_MEASUREMENT = '2A37'
 CENTRAL_ADDRESSES = {'heart-rate-central': 'C0:B0:00:00:00:71', 'transfer-central': 'C0:B0:00:00:00:73',
                      'baseline-tcp-transfer': 'C0:B0:00:00:00:74'}
@@ -194,6 +194,26 @@ class Bench:
         self.rates[figure] = rate
         self.record(name, 'PASS', f'{len(expected)} bytes in {len(chunks)} notifications + EOM, identical to the text sent')
 
+    def pump_receiver(self, port, address):
+        """The raw ACL pump's receiving end (acl_receiver.py, no host stack) on the
+        controller transfer-central uses: the same path, timed the same way."""
+        argv = [self.python, os.path.join(HERE, 'acl_receiver.py'), '--port', str(port), '--target', address,
+                '--count', '1000', '--timeout', '120']
+        try:
+            result = subprocess.run(argv, capture_output=True, text=True, timeout=150)
+            event = json.loads(result.stdout.strip().splitlines()[-1])
+        except (subprocess.TimeoutExpired, ValueError, IndexError) as error:
+            self.record('pump-receiver', 'FAIL', f'acl_receiver.py: {error}')
+            return
+        if event.get('event') != 'received':
+            self.record('pump-receiver', 'FAIL', event.get('reason', str(event)))
+            return
+        rate = event['rate']
+        self.rates['pump-rate'] = rate
+        self.figures['pump-rate'] = (f'{rate:.0f} packets/s ({event["packets"]} bare ACL notifications of 20 octets in '
+                                     f'{event["seconds"]:.2f} s, hci_baseline pump on hci0 to acl_receiver.py, no host)')
+        self.record('pump-receiver', 'PASS', f'{event["packets"]} packets from the guest\'s pump on hci0')
+
     def bumble_peripheral(self, port):
         """(d)'s peer: Bumble's GATT server (heart rate, a long value) advertising on a spare controller."""
         argv = [self.python, os.path.join(BENCH, 'bumble_server.py'), '--port', str(port), '--address', 'C0:B0:00:00:00:72',
@@ -300,6 +320,7 @@ class Bench:
             what, address = words[2], words[3] if len(words) > 3 else ''
             target = {'heart-rate-central': lambda: self.heart_rate_central(ports[1], address),
                       'transfer-central': lambda: self.transfer_central(ports[2], address),
+                      'pump-receiver': lambda: self.pump_receiver(ports[2], address),
                       'bumble-peripheral': lambda: self.bumble_peripheral(ports[3])}.get(what)
             if target:
                 thread = threading.Thread(target=target, daemon=True)
@@ -332,6 +353,11 @@ class Bench:
         if self.rates.get('baseline-notification-rate') and self.rates.get('notification-rate'):
             share = self.rates['notification-rate'] / self.rates['baseline-notification-rate']
             log(f'{"  kernel path / TCP":34} {share:.0%} of the notification rate')
+        log(f'{"raw ACL pump, kernel path":34} {self.figures.get("pump-rate", "not measured")}')
+        log(f'{"  where the guest CPU went":34} {self.figures.get("pump-rate-cpu", "not measured")}')
+        if self.rates.get('pump-rate') and self.rates.get('notification-rate'):
+            share = self.rates['notification-rate'] / self.rates['pump-rate']
+            log(f'{"  swift-att / pump":34} {share:.0%} (the full host over hci0 against the bare pump, same boot, same path)')
         log(f'{"kernel SMP scenarios":34} {self.figures.get("kernel-smp", "not measured")}')
         log(f'{"  of which kernel-smp-high":34} {self.figures.get("kernel-smp-high", "not measured")}')
         log(f'{"kernel L2CAP scenarios":34} {self.figures.get("kernel-l2cap", "not measured")}')

@@ -125,7 +125,7 @@ for tool in btmgmt gatttool l2test; do
 done
 # The C baseline of the round trip (static: it needs nothing in the guest) and strace,
 # which counts both programs' system calls, with the libraries it loads.
-clang -O2 -static -o "$R/bin/hci_round_trip" "$HERE/hci_round_trip.c"
+clang -O2 -static -o "$R/bin/hci_baseline" "$HERE/hci_baseline.c"
 cp /usr/bin/strace "$R/bin/strace"
 for lib in $(ldd /usr/bin/strace | awk '/=> \// {print $3}'); do
     [ -f "$R/lib/x86_64-linux-gnu/$(basename "$lib")" ] || { mkdir -p "$R/lib/x86_64-linux-gnu" && cp -L "$lib" "$R/lib/x86_64-linux-gnu/"; }
