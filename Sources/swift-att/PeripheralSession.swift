@@ -436,6 +436,9 @@ final class PeripheralSession {
     /// transfer: seed 000's `sendData`.
     private func pumpTransfer() async {
         guard case let .running(peripheral) = state, case let .transfer(server) = served else { return }
+        // The chunks' lines go out together once the controller's queue is full or the
+        // transfer is done, not a write each.
+        defer { Output.flush() }
         while var sender, let chunk = sender.pending {
             guard peripheral.updateValue(chunk, for: server.characteristic) else {
                 pause()
@@ -451,7 +454,7 @@ final class PeripheralSession {
                     ["event": "transfer-complete", "bytes": .integer(sender.data.count), "chunks": .integer(sender.chunksSent)])
                 self.sender = nil
             } else {
-                report.emit(
+                report.emitInBurst(
                     "sent chunk \(sender.chunksSent)/\(sender.chunkCount): \(EventReport.bytes(chunk.count)) "
                         + EventReport.quoted(String(decoding: chunk, as: UTF8.self)),
                     ["event": "chunk", "index": .integer(sender.chunksSent), "bytes": .integer(chunk.count),
