@@ -9,7 +9,9 @@ integration tests, attached to one of controllers.py's virtual controllers.
 
 Reports what happens as JSON lines on stdout ({"event": "ready", ...}, "connected",
 "disconnected", "advertisement"); reads commands as lines on stdin ("disconnect",
-"quit"). Ends at "quit", at end of stdin, or after --duration seconds.
+"quit"). Ends at "quit", at end of stdin, after --duration seconds, or at Ctrl-C (SIGINT)
+or SIGTERM: then it disconnects its links first ("disconnected-on-exit"), reports "done"
+with the signal's name, and exits 0 without a traceback, leaving the controller free.
 
 Pairing (Bumble's own Security Manager): --io none|display|display-yesno|keyboard|
 keyboard-display, --no-sc (legacy pairing), --mitm, --no-bonding, --irk HEX (the IRK it
@@ -33,6 +35,7 @@ import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 
 from bumble.core import AdvertisingData, UUID
@@ -453,11 +456,42 @@ async def main():
         setup_pairing(device, args)
         await device.power_on()
         role = {'advertise': advertise, 'scan': scan, 'central': central}[args.role]
+        running = asyncio.create_task(asyncio.wait_for(role(device, args), args.duration))
+        # Ctrl-C (or SIGTERM) ends the role, not the process mid-flight: the links are
+        # disconnected first. Bumble's virtual controller has no supervision timeout, so a
+        # link whose host vanished would stay up there for good, and every later connect
+        # on that controller would fail with Command Disallowed.
+        stopped_by = []
+        # A parent may have spawned this process with the signals blocked (Foundation's
+        # Process does): unblocked, or the handlers below would never run.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, lambda signum=signum: (stopped_by.append(signum), running.cancel()))
         try:
-            await asyncio.wait_for(role(device, args), args.duration)
+            await running
         except asyncio.TimeoutError:
             pass
-        emit(event='done')
+        except asyncio.CancelledError:
+            if not stopped_by:
+                raise
+        finally:
+            await disconnect_all(device)
+        if stopped_by:
+            emit(event='done', reason=signal.Signals(stopped_by[0]).name)
+        else:
+            emit(event='done')
+
+
+async def disconnect_all(device):
+    """Disconnects every link still up, each bounded: a peer that no longer answers
+    cannot hold the exit up."""
+    for connection in list(device.connections.values()):
+        try:
+            await asyncio.wait_for(connection.disconnect(), 2.0)
+            emit(event='disconnected-on-exit', handle=connection.handle)
+        except Exception as error:
+            emit(event='disconnect-on-exit-failed', handle=connection.handle, error=str(error) or type(error).__name__)
 
 
 if __name__ == '__main__':

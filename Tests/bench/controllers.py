@@ -5,7 +5,9 @@
     controllers.py --ports 9101,9102 [--duration 300] [--le-acl-length 27]
 
 Prints "READY <port>=<address> ..." once every port listens, then runs until SIGTERM,
-SIGINT, end of standard input (the test that started it went away), or --duration.
+SIGINT (Ctrl-C), end of standard input when it is a pipe (the test that started it went
+away), or --duration seconds if one is given (tests give one; by hand it runs until
+stopped).
 Each controller gets a distinct public address; hosts should still use random
 addresses (BENCH.md quirk 2).
 """
@@ -44,7 +46,8 @@ async def serve(ports, le_acl_length):
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--ports', required=True, help='comma-separated TCP ports')
-    parser.add_argument('--duration', type=float, default=600.0, help='exit after this many seconds')
+    parser.add_argument('--duration', type=float, default=None,
+                        help='exit after this many seconds (default: run until stopped)')
     parser.add_argument('--le-acl-length', type=int, default=0,
                         help='LE ACL data packet length the controllers report (default: Bumble\'s 27)')
     args = parser.parse_args()
@@ -63,7 +66,7 @@ async def main():
     try:
         await asyncio.wait_for(stop, args.duration)
     except asyncio.TimeoutError:
-        pass
+        print(f'controllers: --duration {args.duration:g} s is over, stopping', file=sys.stderr, flush=True)
     for transport in transports:
         await transport.close()
 

@@ -24,7 +24,17 @@ fi
 Tests/bench/setup.sh
 
 say "building swift-att (release)"
-swift build -c release --static-swift-stdlib --product swift-att 2>&1 | tail -n 1
+# The build's last line when it works; all of it when it does not (a compiler error must
+# not hide behind "error: fatalError").
+build_log=$(mktemp)
+if ! swift build -c release --static-swift-stdlib --product swift-att >"$build_log" 2>&1; then
+    cat "$build_log" >&2
+    rm -f "$build_log"
+    echo "demo: the build failed (its output is above); nothing was started" >&2
+    exit 1
+fi
+tail -n 1 "$build_log"
+rm -f "$build_log"
 bin=.build/release/swift-att
 python=Tests/bench/.venv/bin/python
 
