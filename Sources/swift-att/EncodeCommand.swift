@@ -78,12 +78,12 @@ enum EncodeCommand {
     /// What `encode att` takes, as its messages say it.
     static let wanted = #"a JSON object like the ones 'decode att --json' prints, such as {"opcode":10,"name":"Read Request","handle":3}"#
 
-    /// Why `text` does not parse, and where. A text that does not even open an object or
-    /// an array (`not json`, a bare word) is named whole: the parser's "expected 'null'"
-    /// would only say which literal its first letter began.
+    /// Why `text` does not parse, and where. A text that does not even start a JSON
+    /// object, array, string or number (`not json`, a bare word) is named whole: the
+    /// parser's "expected 'null'" would only say which literal its first letter began.
     static func notJSON(_ text: String, _ error: JSONParseError) -> String {
         guard let first = text.first(where: { !$0.isWhitespace }) else { return "nothing to encode: give \(wanted)" }
-        guard first == "{" || first == "[" else {
+        guard "{[\"-0123456789".contains(first) else {
             return "'\(excerpt(text, suffix: false))' is not JSON: give \(wanted)"
         }
         let place = "at offset \(error.offset), after '\(excerpt(String(text.prefix(error.offset)), suffix: true))'"

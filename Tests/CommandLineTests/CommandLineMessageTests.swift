@@ -102,14 +102,11 @@ struct CommandLineMessageTests {
     }
 
     @Test("encode att: a text that is not JSON is named, with what it should be", arguments: [
-        ("not json", "swift-att: error: 'not json' is not JSON: give a JSON object like the ones 'decode att --json' prints, "
-            + #"such as {"opcode":10,"name":"Read Request","handle":3}"#),
+        ("not json", "swift-att: error: 'not json' is not JSON: give " + EncodeCommandTests.wanted),
         (#"{"opcode":10x}"#, #"swift-att: error: not valid JSON at offset 12, after '{"opcode":10': "#
             + "unexpected character 'x', expected ',' or '}' after an object member"),
-        ("42", "swift-att: error: expected a JSON object like the ones 'decode att --json' prints, "
-            + #"such as {"opcode":10,"name":"Read Request","handle":3}, found an integer"#),
-        (" ", "swift-att: error: nothing to encode: give a JSON object like the ones 'decode att --json' prints, "
-            + #"such as {"opcode":10,"name":"Read Request","handle":3}"#),
+        ("42", "swift-att: error: expected " + EncodeCommandTests.wanted + ", found an integer"),
+        (" ", "swift-att: error: nothing to encode: give " + EncodeCommandTests.wanted),
     ])
     func encodeNotJSON(_ text: String, _ message: String) async throws {
         let r = try await SwiftATTProcess.run(["encode", "att", text])
