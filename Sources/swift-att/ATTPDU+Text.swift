@@ -97,7 +97,7 @@ extension ATTPDU {
             t.field("Length value tuple list", Self.count(tuples.count))
             for tuple in tuples {
                 var value = ValueText.bytes(tuple.value)
-                if tuple.isTruncated { value.append("(truncated: \(tuple.value.count) of \(tuple.declaredLength) bytes)") }
+                if tuple.isTruncated { value.append("(truncated: \(tuple.value.count) of \(String(count: tuple.declaredLength, "byte")))") }
                 t.entry(["length \(tuple.declaredLength)", value[0]], more: Array(value.dropFirst()))
             }
         case let .multipleHandleValueNotification(p):
@@ -118,7 +118,7 @@ extension ATTPDU {
         return t.rendered
     }
 
-    private static func count(_ n: Int) -> String { n == 1 ? "1 entry" : "\(n) entries" }
+    private static func count(_ n: Int) -> String { String(count: n, "entry", plural: "entries") }
 
     private static func handleValue(_ handle: UInt16, _ value: ArraySlice<UInt8>, into t: inout FieldsText) {
         t.field("Handle", Hex.handle(handle))

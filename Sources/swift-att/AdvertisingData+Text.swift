@@ -14,8 +14,7 @@ extension AdvertisingData {
         var lines: [String] = []
         for structure in self { lines += structure.textLines }
         if !padding.isEmpty {
-            let n = padding.count
-            let size = n == 1 ? "1 byte" : "\(n) bytes"
+            let size = String(count: padding.count, "byte")
             lines.append(paddingIsZero
                 ? "Padding: \(size) of zeros"
                 : "Padding: \(size), not all zero: \(ADText.bytes(padding))")

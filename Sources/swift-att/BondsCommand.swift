@@ -109,7 +109,7 @@ enum BondsCommand {
     /// `2 subscriptions, change-unaware, Service Changed owed for 0x000E–0x0015`.
     static func summary(_ gatt: GATTBondedClient) -> String {
         let count = gatt.subscriptions.count
-        var parts = ["\(count) subscription\(count == 1 ? "" : "s")", gatt.changeAware ? "change-aware" : "change-unaware"]
+        var parts = [String(count: count, "subscription"), gatt.changeAware ? "change-aware" : "change-unaware"]
         if let owed = gatt.serviceChangeOwed {
             parts.append("Service Changed owed for \(handle(owed.lowerBound))–\(handle(owed.upperBound))")
         }
@@ -224,7 +224,7 @@ enum BondsCommand {
         }
         report(removed, path: path, json: json)
         if !json {
-            Output.print("Removed \(removed.count) bond\(removed.count == 1 ? "" : "s"); each adapter keeps its identity.")
+            Output.print("Removed \(String(count: removed.count, "bond")); each adapter keeps its identity.")
         }
         return 0
     }

@@ -31,6 +31,7 @@ enum BridgeCommand {
         }
         guard specifications[0] != specifications[1] else { throw .usage("bridge: the two endpoints are the same") }
         let quiet = args.has("--quiet")
+        for specification in specifications { try ControllerSession.resolveHost(specification) }
         _ = InputWatcher.installSignalHandlers()
 
         // The controller side first: once vhci exists the kernel starts sending commands,
@@ -38,6 +39,9 @@ enum BridgeCommand {
         let order = specifications[0].isVHCI ? [1, 0] : [0, 1]
         var endpoints: [Int: any HCITransport] = [:]
         for i in order {
+            if !quiet {
+                ControllerSession.announceWaiting(specifications[i], for: "the other end of the bridge (\(specifications[1 - i]))", upTo: nil)
+            }
             do {
                 endpoints[i] = try specifications[i].open()
             } catch {
@@ -52,7 +56,7 @@ enum BridgeCommand {
         var session = Session(a: a, b: b, quiet: quiet)
         let outcome = session.run()
         if !quiet {
-            Output.print("bridge: stopped (\(outcome.reason)): \(session.forwarded[0]) packets \(a.name) -> \(b.name), \(session.forwarded[1]) packets \(b.name) -> \(a.name)")
+            Output.print("bridge: stopped (\(outcome.reason)): \(String(count: session.forwarded[0], "packet")) \(a.name) -> \(b.name), \(String(count: session.forwarded[1], "packet")) \(b.name) -> \(a.name)")
         }
         if let failure = outcome.failure { throw .failure(failure.description) }
         return 0

@@ -169,7 +169,7 @@ struct CentralActions {
             }
         }
         if let ended {
-            throw .peer("\(CentralTree.label(characteristic.uuid)): \(ended)")
+            throw .peer("\(CentralTree.label(characteristic.uuid)): \(CentralSession.text(ended))")
         }
         try? await peer.setNotify([], for: characteristic)
         return 0

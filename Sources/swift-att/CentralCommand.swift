@@ -140,6 +140,8 @@ enum CentralCommand {
         }
         if let line = args.option("--send") { options.send = [line] }
 
+        // Every operand is checked here, before the controller is opened: a bad one is
+        // named at once, not after a scan, a connection and a discovery.
         var rest = Array(args.positionals.dropFirst())
         switch action {
         case .scan:
@@ -147,22 +149,26 @@ enum CentralCommand {
             if action == .scan, args.option("--timeout") == nil { options.scanTimeout = options.duration ?? .seconds(10) }
         case .pair:
             guard rest.count == 1 else { throw .usage("central pair: give one device: <address|name>") }
-            options.target = rest[0]
+            options.target = try device(rest[0], action: action)
         case .discover, .shell, .heartRate, .hc08, .transfer:
-            options.target = rest.first
+            options.target = try rest.first.map { (word) throws(CommandError) in try device(word, action: action) }
             if rest.count > 1 { throw .usage("central \(action.rawValue): unexpected argument '\(rest[1])'") }
         case .read, .subscribe:
             guard rest.count == 2 else { throw .usage("central \(action.rawValue): give a device and a characteristic: <address|name> <uuid|handle>") }
-            options.target = rest[0]
+            options.target = try device(rest[0], action: action)
             options.operands = [rest[1]]
+            try checkOperands(options.operands, of: action, text: options.text)
         case .write:
             guard rest.count == 3 else { throw .usage("central write: give a device, a characteristic and a value: <address|name> <uuid|handle> <hex|text>") }
-            options.target = rest[0]
+            options.target = try device(rest[0], action: action)
             options.operands = [rest[1], rest[2]]
+            try checkOperands(options.operands, of: action, text: options.text)
         case .light:
-            // An optional device, then light commands (3=on, 2=off, or two hex octets).
-            if let first = rest.first, LightCommandText.parse(first) == nil {
-                options.target = first
+            // An optional device, then light commands (3=on, 2=off, or two hex octets). A
+            // first word with '=' is a light command, even a bad one (3=maybe): it is named
+            // as such rather than looked for as a device.
+            if let first = rest.first, LightCommandText.parse(first) == nil, !first.contains("=") {
+                options.target = try device(first, action: action)
                 rest.removeFirst()
             }
             guard !rest.isEmpty else { throw .usage("central light: give light commands: 1=on 2=off, or hex 0101") }
@@ -174,10 +180,33 @@ enum CentralCommand {
         if options.signed && options.withoutResponse {
             throw .usage("central write: --signed and --without-response are two kinds of write; give one")
         }
-        for flag in ["--without-response", "--signed"] where action != .write && args.has(flag) {
+        for flag in ["--without-response", "--signed", "--text"] where action != .write && args.has(flag) {
             throw .usage("central \(action.rawValue): \(flag) is for 'write'")
         }
+        if action != .hc08, let line = args.option("--send") {
+            throw .usage("central \(action.rawValue): --send '\(line)' is for 'hc08'")
+        }
         return options
+    }
+
+    /// `CentralConnector.device`, for `central <action>`.
+    static func device(_ word: String, action: Action) throws(CommandError) -> String {
+        try CentralConnector.device(word, command: "central \(action.rawValue)")
+    }
+
+    /// The operands `read`, `subscribe` and `write` resolve once connected, read now as
+    /// they will be then, so that a bad one is named before any radio work.
+    static func checkOperands(_ operands: [String], of action: Action, text: Bool) throws(CommandError) {
+        do throws(CommandError) {
+            _ = try CentralConnector.characteristicReference(operands[0])
+            if action == .write { _ = try CentralActions.value(operands[1], text: text) }
+        } catch {
+            switch error {
+            case let .usage(message): throw .usage("central \(action.rawValue): \(message)")
+            case let .input(message): throw .input("central \(action.rawValue): \(message)")
+            default: throw error
+            }
+        }
     }
 
     /// `--eatt` (five bearers) or `--eatt N`, for the actions that talk GATT.

@@ -65,7 +65,7 @@ struct CentralConnector {
     /// refuses them (it serves no Enhanced ATT, or wants security `--no-pair` forbids)
     /// gets a warning, and the action goes on over the unenhanced bearer.
     func openEnhancedBearers(_ count: Int, on peer: Peer, report: EventReport) async throws(CommandError) {
-        Output.progress("opening \(count) Enhanced ATT bearer\(count == 1 ? "" : "s")…")
+        Output.progress("opening \(String(count: count, "Enhanced ATT bearer"))…")
         var refusal: L2CAPChannelError?
         do {
             try await peer.openEnhancedBearers(count)
@@ -85,11 +85,11 @@ struct CentralConnector {
             warning = "the device refused Enhanced ATT bearers: \(why); "
                 + (mtus.isEmpty ? "going on over the unenhanced ATT bearer" : "going on with the \(mtus.count) open")
         } else if mtus.count < count {
-            warning = "the device accepted \(mtus.count) of \(count) Enhanced ATT bearers"
+            warning = "the device accepted \(mtus.count) of \(String(count: count, "Enhanced ATT bearer"))"
         }
         if let warning { Output.warning(warning) }
         let sizes = mtus.isEmpty ? "" : " (ATT_MTU \(Set(mtus).count == 1 ? "\(mtus[0]) each" : mtus.map(String.init).joined(separator: ", ")))"
-        let summary = "\(mtus.count) Enhanced ATT bearer\(mtus.count == 1 ? "" : "s") open\(sizes)"
+        let summary = "\(String(count: mtus.count, "Enhanced ATT bearer")) open\(sizes)"
         if report.json {
             report.emit(summary, ["event": "enhanced-att", "requested": .integer(count), "opened": .integer(mtus.count),
                                   "mtus": .array(mtus.map { .integer($0) }),
@@ -145,16 +145,48 @@ struct CentralConnector {
         return name.map { "\(uuid) (\($0))" } ?? uuid.description
     }
 
+    /// A device as the command line names it: an address, or a piece of its name. A
+    /// word shaped like an address (six groups between colons) that is not one is a
+    /// mistake to name at once, not a name to scan for.
+    static func device(_ word: String, command: String) throws(CommandError) -> String {
+        if BluetoothAddress(word) == nil, word.split(separator: ":", omittingEmptySubsequences: false).count == 6 {
+            throw .usage("\(command): '\(word)' is not a Bluetooth address (six hex octets: C0:B0:00:00:00:0A)")
+        }
+        return word
+    }
+
+    /// How the command line names a characteristic.
+    enum CharacteristicReference: Equatable {
+        /// The first characteristic with this UUID.
+        case uuid(BluetoothUUID)
+        /// The characteristic with this value or declaration handle.
+        case handle(UInt16)
+    }
+
+    /// `spec` read as a characteristic UUID (`2A37`) or handle (`0x0012`), or a usage
+    /// error naming it: checked before any radio work, and again where it is resolved.
+    static func characteristicReference(_ spec: String) throws(CommandError) -> CharacteristicReference {
+        if spec.lowercased().hasPrefix("0x"), let handle = UInt16(spec.dropFirst(2), radix: 16) {
+            guard handle > 0 else { throw .usage("'\(spec)' is not a handle: handles run from 0x0001 to 0xFFFF") }
+            return .handle(handle)
+        }
+        guard let uuid = BluetoothUUID(spec) else {
+            throw .usage("'\(spec)' is neither a characteristic UUID (2A37, 713d0003-503e-4c75-ba94-3148f18d941e) nor a handle (0x0001 to 0xFFFF)")
+        }
+        return .uuid(uuid)
+    }
+
     /// The characteristic `spec` names in `database`: a UUID (the first with it) or a
     /// handle (`0x0012`: its value or declaration handle).
     static func characteristic(_ spec: String, in database: GATTClientDatabase) throws(CommandError) -> GATTClient.Characteristic {
         let all = database.services.flatMap { $0.characteristics.map(\.characteristic) }
-        if spec.lowercased().hasPrefix("0x"), let handle = UInt16(spec.dropFirst(2), radix: 16) {
+        let uuid: BluetoothUUID
+        switch try characteristicReference(spec) {
+        case let .handle(handle):
             if let found = all.first(where: { $0.valueHandle == handle || $0.declarationHandle == handle }) { return found }
             throw .input("no characteristic at handle \(spec) (value handles: \(all.map { Hex.handle($0.valueHandle) }.joined(separator: ", ")))")
-        }
-        guard let uuid = BluetoothUUID(spec) else {
-            throw .usage("'\(spec)' is neither a characteristic UUID (2A37, 713d0003-503e-4c75-ba94-3148f18d941e) nor a handle (0x0012)")
+        case let .uuid(named):
+            uuid = named
         }
         if let found = all.first(where: { $0.uuid == uuid }) { return found }
         let known = all.map { $0.uuid.description }.joined(separator: ", ")

@@ -42,7 +42,7 @@ enum CentralScan {
             for await count in group { found = found ?? count }
             return found ?? 0
         }
-        Output.progress("\(found == 1 ? "1 device" : "\(found) devices") found")
+        Output.progress("\(String(count: found, "device")) found")
         return 0
     }
 

@@ -100,7 +100,7 @@ struct CentralSeedFlows {
         var receiver = TransferReceiver()
         var message: String?
         let status = try await actions.stream(data) { value in
-            Output.progressInPlace("received \(EventReport.bytes(receiver.received.count + value.value.count)) in \(receiver.chunks + 1) chunks")
+            Output.progressInPlace("received \(EventReport.bytes(receiver.received.count + value.value.count)) in \(String(count: receiver.chunks + 1, "chunk"))")
             let chunks = receiver.chunks
             if let text = receiver.receiveText(value.value) {
                 message = text

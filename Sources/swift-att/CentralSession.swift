@@ -71,6 +71,7 @@ enum CentralSession {
         _ body: (Central) async throws(CommandError) -> Int32
     ) async throws(CommandError) -> Int32 {
         let bonds = CommandBondFile(path: host.bonds)
+        try ControllerSession.beforeOpening(host.transport)
         let central: Central
         do {
             central = try await Central.start(transport: host.transport, capturePath: host.capture, storage: bonds)
@@ -146,13 +147,26 @@ enum CentralSession {
 
     /// The exit error for a failed GATT call: the peer's doing (4), with what was tried.
     static func failure(_ what: String, _ error: GATTClientError) -> CommandError {
-        .peer("\(what): \(error)")
+        .peer("\(what): \(text(error))")
     }
 
     static func failure(_ what: String, _ error: CentralError) -> CommandError {
         switch error {
         case let .controller(e): return .failure("\(what): \(e)")
+        case let .gatt(e): return failure(what, e)
         default: return .peer("\(what): \(error)")
+        }
+    }
+
+    /// A GATT client's error as the command says it: the error's own sentence, with an
+    /// ATT error code named as `ValueText.errorName` names it (`Application Error 0x80`,
+    /// not `Application Error 0x80 (0x80)`).
+    static func text(_ error: any Error) -> String {
+        switch error as? GATTClientError {
+        case let .attributeError(code, _, _)?, let .securityFailed(code, _)?:
+            return "\(error)".replacing(code.description, with: ValueText.errorName(code))
+        default:
+            return "\(error)"
         }
     }
 }

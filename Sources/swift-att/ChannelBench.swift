@@ -111,13 +111,14 @@ struct ChannelBenchReport {
 
     var text: String {
         let rate = "\(String(kilobytesPerSecond, decimals: 1)) kB/s"
-        let timed = "\(octets) octets in \(String(seconds, decimals: 3)) s: \(rate)"
+        let timed = "\(String(count: octets, "octet")) in \(String(seconds, decimals: 3)) s: \(rate)"
         let modeWord = mode == .leCreditBased ? "LE" : "Enhanced"
         if sending {
-            return "sent \(timed); \(sdus) SDUs of up to \(sduLength) octets in \(frames) K-frames "
-                + "(peer's MPS \(peerMPS), \(modeWord)), \(creditStalls) credit stalls, \(credits) credits received"
+            return "sent \(timed); \(String(count: sdus, "SDU")) of up to \(String(count: sduLength, "octet")) in \(String(count: frames, "K-frame")) "
+                + "(peer's MPS \(peerMPS), \(modeWord)), \(String(count: creditStalls, "credit stall")), \(String(count: credits, "credit")) received"
         }
-        return "received \(timed); \(sdus) SDUs in \(frames) K-frames (MPS \(mps), \(modeWord)), \(credits) credits granted"
+        return "received \(timed); \(String(count: sdus, "SDU")) in \(String(count: frames, "K-frame")) (MPS \(mps), \(modeWord)), "
+            + "\(String(count: credits, "credit")) granted"
     }
 
     var json: JSONValue {

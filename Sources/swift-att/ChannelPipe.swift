@@ -146,7 +146,7 @@ struct ChannelPipe {
             bench.report(statistics, sending: false)?.emit(json: options.json)
         case let .sendBench(octets):
             guard let report = bench.report(statistics, sending: true), report.octets == octets else {
-                return .failure(.peer("the peer closed the channel after \(statistics.sentOctets) of \(octets) octets"))
+                return .failure(.peer("the peer closed the channel after \(statistics.sentOctets) of \(String(count: octets, "octet"))"))
             }
             report.emit(json: options.json)
         }

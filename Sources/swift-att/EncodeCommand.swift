@@ -62,7 +62,7 @@ enum EncodeCommand {
         do {
             value = try JSONValue.parse(text)
         } catch {
-            throw .input("invalid JSON: \(error)")
+            throw .input(notJSON(text, error))
         }
         var out: [String] = []
         if case let .array(elements) = value {
@@ -75,7 +75,30 @@ enum EncodeCommand {
         for line in out { Output.print(line) }
     }
 
+    /// What `encode att` takes, as its messages say it.
+    static let wanted = #"a JSON object like the ones 'decode att --json' prints, such as {"opcode":10,"name":"Read Request","handle":3}"#
+
+    /// Why `text` does not parse, and where. A text that does not even start a JSON
+    /// object, array, string or number (`not json`, a bare word) is named whole: the
+    /// parser's "expected 'null'" would only say which literal its first letter began.
+    static func notJSON(_ text: String, _ error: JSONParseError) -> String {
+        guard let first = text.first(where: { !$0.isWhitespace }) else { return "nothing to encode: give \(wanted)" }
+        guard "{[\"-0123456789".contains(first) else {
+            return "'\(excerpt(text, suffix: false))' is not JSON: give \(wanted)"
+        }
+        let place = "at offset \(error.offset), after '\(excerpt(String(text.prefix(error.offset)), suffix: true))'"
+        return "not valid JSON \(place): \(error.reason)"
+    }
+
+    /// At most 40 characters of `text`: its last (`suffix`) or its first, marked as cut.
+    private static func excerpt(_ text: String, suffix: Bool) -> String {
+        let limit = 40
+        guard text.count > limit else { return text }
+        return suffix ? "…" + text.suffix(limit) : text.prefix(limit) + "…"
+    }
+
     private static func encode(_ value: JSONValue, context: String) throws(CommandError) -> String {
+        guard case .object = value else { throw .input("\(context)expected \(wanted), found \(value.kindDescription)") }
         do {
             return Hex.encode(try ATTPDU(json: value).encoded())
         } catch {

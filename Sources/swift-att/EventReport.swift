@@ -51,5 +51,5 @@ struct EventReport {
     }
 
     /// `1 byte`, `20 bytes`.
-    static func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
+    static func bytes(_ count: Int) -> String { String(count: count, "byte") }
 }

@@ -99,7 +99,7 @@ struct L2CAPOptions: Sendable {
                 throw .usage("\(command): unexpected argument '\(rest[2])'\(hint)")
             }
             guard rest.count == 2 else { throw .usage("\(command): give a device and a PSM: <address|name> <psm>") }
-            device = rest[0]
+            device = try CentralConnector.device(rest[0], command: command)
             psm = try Self.psm(rest[1], command)
         }
         self.role = role

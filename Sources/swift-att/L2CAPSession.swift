@@ -61,6 +61,7 @@ enum L2CAPSession {
         } catch {
             throw .usage("\(options.command): --name '\(options.name)' cannot be served or advertised: \(error)")
         }
+        try ControllerSession.beforeOpening(options.transport)
         let bonds = CommandBondFile(path: options.bonds)
         let peripheral: Peripheral
         do {
@@ -103,7 +104,7 @@ enum L2CAPSession {
         }
         let p = options.parameters
         let security = p.security == .open ? "" : ", links \(CentralCommand.securityWords.first { $0.access == p.security }?.words[0] ?? "secured") or better"
-        Output.progress("listening on \(options.psm) (MTU \(p.mtu), MPS \(p.mps), \(p.credits) credits\(security)); "
+        Output.progress("listening on \(options.psm) (MTU \(p.mtu), MPS \(p.mps), \(String(count: Int(p.credits), "credit"))\(security)); "
                         + "advertising \(EventReport.quoted(options.name)) as \(peripheral.info.randomAddress) on \(options.transport)")
         let accepted = try await unlessSignalled(inputs, abort: { listener.stop() }) { () throws(CommandError) -> L2CAPChannel in
             for await channel in listener { return channel }

@@ -109,6 +109,7 @@ final class PeripheralSession {
         let session = PeripheralSession(options: options, setup: setup, inputs: inputs)
         let database = try setup.database(announcing: options.serverFeatures)
         let bonds = session.bonds
+        try ControllerSession.beforeOpening(options.transport)
         session.tasks.append(Task {
             do throws(ControllerError) {
                 inputs.yield(.started(try await Peripheral.start(
@@ -356,7 +357,7 @@ final class PeripheralSession {
             // in chunks as long as every subscriber's ATT_MTU allows.
             let sender = TransferSender(data: options.text, chunkSize: transferChunkSize)
             self.sender = sender
-            report.emit("sending \(EventReport.bytes(sender.data.count)) in \(sender.chunkCount) chunks + EOM",
+            report.emit("sending \(EventReport.bytes(sender.data.count)) in \(String(count: sender.chunkCount, "chunk")) + EOM",
                         ["event": "transfer-started", "bytes": .integer(sender.data.count), "chunks": .integer(sender.chunkCount)])
             await pumpTransfer()
         } else if !subscribers.isEmpty {
@@ -450,7 +451,7 @@ final class PeripheralSession {
             if isEnd {
                 report.emit("sent EOM", ["event": "eom"])
                 report.emit(
-                    "transfer complete: \(EventReport.bytes(sender.data.count)) in \(sender.chunksSent) chunks + EOM",
+                    "transfer complete: \(EventReport.bytes(sender.data.count)) in \(String(count: sender.chunksSent, "chunk")) + EOM",
                     ["event": "transfer-complete", "bytes": .integer(sender.data.count), "chunks": .integer(sender.chunksSent)])
                 self.sender = nil
             } else {

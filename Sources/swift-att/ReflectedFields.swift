@@ -23,7 +23,7 @@ enum ReflectedFields {
         let mirror = Mirror(reflecting: value)
         if let collection = value as? any Collection {
             let elements = Array(collection.map { $0 as Any })
-            out.append("\(indent)\(label): \(elements.count) entries")
+            out.append("\(indent)\(label): \(String(count: elements.count, "entry", plural: "entries"))")
             for (i, element) in elements.enumerated() {
                 if let text = scalar(element) {
                     out.append("\(indent)  [\(i)] \(text)")
@@ -35,7 +35,7 @@ enum ReflectedFields {
             return
         }
         if mirror.displayStyle == .collection {
-            out.append("\(indent)\(label): \(mirror.children.count) entries")
+            out.append("\(indent)\(label): \(String(count: mirror.children.count, "entry", plural: "entries"))")
             for (i, element) in mirror.children.enumerated() {
                 if let text = scalar(element.value) {
                     out.append("\(indent)  [\(i)] \(text)")

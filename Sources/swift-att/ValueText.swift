@@ -23,9 +23,24 @@ enum ValueText {
         "\(byte(op.rawValue)) \(op.name ?? "(unknown opcode)")"
     }
 
-    /// `0x0a Attribute Not Found`.
+    /// `0x0a Attribute Not Found`, `0x80 Application Error`: a code the spec names only
+    /// by its range is not numbered twice.
     static func errorCode(_ code: ATTErrorCode) -> String {
-        "\(byte(code.rawValue)) \(code.name)"
+        let number = byte(code.rawValue)
+        guard isNamedByNumber(code) else { return "\(number) \(code.name)" }
+        return "\(number) \(code.name.dropLast(number.count + 1))"
+    }
+
+    /// `Attribute Not Found (0x0a)`, as `ATTErrorCode` describes itself; but
+    /// `Application Error 0x80`, whose name already holds its number.
+    static func errorName(_ code: ATTErrorCode) -> String {
+        isNamedByNumber(code) ? code.name : code.description
+    }
+
+    /// Whether the code's name is its range's with the number after it (`Application
+    /// Error 0x80`, `Reserved 0x14`) rather than one of its own.
+    private static func isNamedByNumber(_ code: ATTErrorCode) -> Bool {
+        code.name.lowercased().hasSuffix(" " + byte(code.rawValue))
     }
 
     /// Hex, wrapped every `bytesPerLine` bytes; then the text in quotes if every byte is

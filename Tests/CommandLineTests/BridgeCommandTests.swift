@@ -20,8 +20,8 @@ struct BridgeCommandTests {
         let port = BumbleBench.freePorts(1)[0]
         let bridge = try RunningSwiftATT([bench.transports[0], "tcp-server:127.0.0.1:\(port)"], command: "bridge", errorsInOutput: true)
         defer { bridge.stop() }
-        // The bridge prints nothing until a client is accepted: the kernel's socket table
-        // says when it listens.
+        // The bridge says that it waits before it listens: the kernel's socket table says
+        // when it does.
         try await eventually("swift-att bridge to listen on 127.0.0.1:\(port)") { isListening(port: port) }
 
         let info = try await SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
@@ -32,14 +32,15 @@ struct BridgeCommandTests {
 
         let status = try await bridge.exitStatus(timeout: .seconds(10), after: "its client left")
         let lines = bridge.lines
-        #expect(lines.first == "bridge: \(bench.transports[0]) <-> tcp-server:127.0.0.1:\(port)")
+        #expect(lines.first == "swift-att: waiting for the other end of the bridge (\(bench.transports[0])) to connect to 127.0.0.1:\(port) (tcp-server)…")
+        #expect(lines.dropFirst().first == "bridge: \(bench.transports[0]) <-> tcp-server:127.0.0.1:\(port)")
         // 20 timed commands and the start-up sequence went one way; as many answers came back.
         // The counts on standard output, then the reason on standard error.
         #expect(lines.last == "swift-att: error: tcp-server:127.0.0.1:\(port): the controller connection was closed")
         let last = try #require(lines.dropLast().last)
         #expect(last.hasPrefix("bridge: stopped (tcp-server:127.0.0.1:\(port): the controller connection was closed): "), "\(last)")
         let words = last.split(separator: " ")
-        let counts = words.indices.dropLast().filter { words[$0 + 1] == "packets" }.compactMap { Int(words[$0]) }
+        let counts = words.indices.dropLast().filter { words[$0 + 1] == "packets" || words[$0 + 1] == "packet" }.compactMap { Int(words[$0]) }
         #expect(counts.count == 2 && counts[0] > 20 && counts[0] == counts[1], "\(last)")
         #expect(status == 3)
     }
@@ -73,7 +74,7 @@ struct BridgeCommandTests {
 
         kill(bridge.process.processIdentifier, SIGTERM)
         #expect(try await bridge.exitStatus(timeout: .seconds(5), after: "SIGTERM") == 0)
-        #expect(bridge.printed.hasSuffix("bridge: stopped (SIGTERM): 1 packets serial:\(path)@1000000 -> \(bench.transports[0]), 1 packets \(bench.transports[0]) -> serial:\(path)@1000000\n"))
+        #expect(bridge.printed.hasSuffix("bridge: stopped (SIGTERM): 1 packet serial:\(path)@1000000 -> \(bench.transports[0]), 1 packet \(bench.transports[0]) -> serial:\(path)@1000000\n"))
     }
 
     @Test func usageErrors() async throws {

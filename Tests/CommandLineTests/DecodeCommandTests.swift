@@ -58,7 +58,7 @@ struct DecodeCommandTests {
             "            characteristic: properties 0x02 (Read), value handle 0x001f, UUID 7E57A7E1-5A17-4C0D-9E1F-000000000000",
         ]),
         ("010a290002", ["  Request opcode:  0x0a Read Request", "  Handle:          0x0029", "  Error:           0x02 Read Not Permitted"]),
-        ("013f2b0080", ["  Request opcode:  0x3f (unknown opcode)", "  Error:           0x80 Application Error 0x80"]),
+        ("013f2b0080", ["  Request opcode:  0x3f (unknown opcode)", "  Error:           0x80 Application Error"]),
         ("1801", ["Execute Write Request (0x18)", "  Flags:  0x01 Immediately write all pending prepared values"]),
         ("13", ["Write Response (0x13)"]),
         ("2101000105006162", ["    length 1  01", #"    length 5  6162  "ab""#, "              (truncated: 2 of 5 bytes)"]),

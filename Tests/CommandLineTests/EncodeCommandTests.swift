@@ -3,6 +3,9 @@ import Testing
 
 @Suite("swift-att encode att")
 struct EncodeCommandTests {
+    /// What the messages about a text that is not JSON ask for.
+    static let wanted = #"a JSON object like the ones 'decode att --json' prints, such as {"opcode":10,"name":"Read Request","handle":3}"#
+
     @Test("prints lowercase hex", arguments: [
         (#"{"opcode":10,"handle":23}"#, "0a1700"),
         (#"{"opcode":18,"name":"Write Request","handle":21,"value":"0100"}"#, "1215000100"),
