@@ -113,6 +113,32 @@ struct DumpJSONTests {
         #expect(request["maximumEncryptionKeySize"] as? Int == 16)
     }
 
+    /// An LE signaling command inside ACL (no fixture has one: written here).
+    @Test func signaling() async throws {
+        // ACL handle 1, first flushable, 16 octets: L2CAP length 12 on CID 5, Connection
+        // Parameter Update Request, identifier 1: interval 6-12, latency 0, timeout 100.
+        let packet: [UInt8] = [0x02, 0x01, 0x20, 16, 0, 12, 0, 5, 0, 0x12, 1, 8, 0, 6, 0, 12, 0, 0, 0, 100, 0]
+        var bytes = Data("btsnoop\0".utf8) + Data([0, 0, 0, 1, 0, 0, 0x03, 0xEA])
+        bytes += Data(DumpCommandTests.recordHeader(length: UInt32(packet.count))) + Data(packet)
+        let file = try TemporaryCapture(bytes)
+        let result = try await SwiftATTProcess.run(["dump", "--json", "--filter", "l2cap-signaling", file.path])
+        #expect(result.status == 0)
+        let object = try DumpCommandTests.object(try #require(result.stdoutLines.first))
+        let l2cap = try #require(object["l2cap"] as? [String: Any])
+        #expect(l2cap["channel"] as? Int == 5)
+        #expect(l2cap["channelName"] as? String == "LE Signaling")
+        let signaling = try #require(object["signaling"] as? [String: Any])
+        #expect(signaling["code"] as? Int == 0x12)
+        #expect(signaling["name"] as? String == "Connection Parameter Update Request")
+        #expect(signaling["identifier"] as? Int == 1)
+        #expect(signaling["intervalMin"] as? Int == 6)
+        #expect(signaling["timeoutMultiplier"] as? Int == 100)
+        let text = try await SwiftATTProcess.run(["dump", file.path])
+        #expect(text.stdout.contains("LE Signaling: Connection Parameter Update Request (0x12) ident 1"))
+        let att = try await SwiftATTProcess.run(["dump", "--filter", "att", file.path])
+        #expect(att.stdout.isEmpty)
+    }
+
     @Test func filterByLayer() async throws {
         let att = try await Self.dump("captures/gatt-mtu23-central.btsnoop", ["--filter", "att"])
         #expect(att.count == (try FixtureFiles.records("captures/gatt-mtu23-central.att.json")).count)
