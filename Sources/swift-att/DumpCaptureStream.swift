@@ -22,7 +22,12 @@ final class DumpCaptureStream {
         static let timestampLow = 20
         static let recordHeaderLength = 24
         static let fileHeaderLength = 16
+        static let datalink = 12
     }
+
+    /// The longest packet HCI has (ACL: 4-octet header and 65 535 octets of data, after
+    /// the H4 indicator). A longer record is corrupt; refusing it keeps memory bounded.
+    static let longestPacket = 1 + 4 + 0xFFFF
 
     let path: String
     private let descriptor: Int32
@@ -56,7 +61,8 @@ final class DumpCaptureStream {
         } catch {
             throw .input("\(path): \(error)")
         }
-        let datalink = UInt32(header[12]) << 24 | UInt32(header[13]) << 16 | UInt32(header[14]) << 8 | UInt32(header[15])
+        let at = header.startIndex + Field.datalink
+        let datalink = UInt32(header[at]) << 24 | UInt32(header[at + 1]) << 16 | UInt32(header[at + 2]) << 8 | UInt32(header[at + 3])
         return datalink == BTSnoop.datalinkH4
     }
 
@@ -78,6 +84,10 @@ final class DumpCaptureStream {
         let included = Int(uint32(at: Field.includedLength))
         let flags = uint32(at: Field.flags)
         let timestamp = Int64(bitPattern: UInt64(uint32(at: Field.timestampHigh)) << 32 | UInt64(uint32(at: Field.timestampLow)))
+        guard included <= Self.longestPacket else {
+            throw .input("\(path): \(what): \(HCIDecodingError.invalidField("included length", value: included))"
+                + " (longer than any HCI packet, \(Self.longestPacket) octets)")
+        }
         let length = Field.recordHeaderLength + included
         try fill(atLeast: length)
         guard end - start >= length else {

@@ -30,16 +30,31 @@ enum DumpFieldsJSON {
             members += extra
             return
         }
+        let adLabel = advertisingDataLabel(of: value)
         for child in Mirror(reflecting: value).children {
             guard let label = child.label, !label.hasPrefix("_") else { continue }
-            add(label.hasPrefix(".") ? "value\(label.dropFirst())" : label, child.value, to: &members)
+            add(label.hasPrefix(".") ? "value\(label.dropFirst())" : label, child.value, decodingAD: label == adLabel, to: &members)
         }
     }
 
-    private static let adLabels: Set<String> = ["advertisingData", "scanResponseData", "data"]
+    /// The field of `value` that holds AD structures: LE Set (Extended) Advertising /
+    /// Scan Response Data's data, an advertising report's data.
+    private static func advertisingDataLabel(of value: Any) -> String? {
+        switch value {
+        case is LESetAdvertisingData, is LESetExtendedAdvertisingData: return "advertisingData"
+        case is LESetScanResponseData, is LESetExtendedScanResponseData: return "scanResponseData"
+        case is LEAdvertisingReport.Report, is LEExtendedAdvertisingReport.Report: return "data"
+        default: return nil
+        }
+    }
 
-    private static func add(_ label: String, _ value: Any, to members: inout [JSONMember]) {
+    private static func add(_ label: String, _ value: Any, decodingAD: Bool = false, to members: inout [JSONMember]) {
         var extra: [JSONMember] = []
+        if decodingAD, let bytes = value as? ArraySlice<UInt8> {
+            members.append(JSONMember(label, .string(Hex.encode(bytes))))
+            members.append(JSONMember(label + "AD", DumpAD.json(bytes)))
+            return
+        }
         if let s = scalar(value, label: label, into: &extra) {
             members.append(JSONMember(label, s))
             members += extra
@@ -72,7 +87,7 @@ enum DumpFieldsJSON {
     }
 
     /// A leaf value as JSON, `nil` for structures. Names and decoded forms go into
-    /// `extra` as `<label>Name` / `<label>AD` siblings.
+    /// `extra` as `<label>Name` siblings.
     private static func scalar(_ value: Any, label: String, into extra: inout [JSONMember]) -> JSONValue? {
         switch value {
         case let v as BluetoothAddress:
@@ -84,7 +99,6 @@ enum DumpFieldsJSON {
             if let name = v.name { extra.append(JSONMember(label + "Name", .string(name))) }
             return .integer(Int(v.rawValue))
         case let v as ArraySlice<UInt8>:
-            if adLabels.contains(label) { extra.append(JSONMember(label + "AD", DumpAD.json(v))) }
             return .string(Hex.encode(v))
         case let v as [UInt8]:
             return .string(Hex.encode(v))

@@ -120,6 +120,18 @@ struct DumpCommandTests {
         #expect(result.stderrLines == ["swift-att: error: \(file.path): btsnoop record 3: unknown HCI packet type 0x9"])
     }
 
+    /// A record claiming more octets than any HCI packet is refused before it is read.
+    @Test func implausibleLengthNamesItsRecord() async throws {
+        var bytes = Data("btsnoop\0".utf8) + Data([0, 0, 0, 1, 0, 0, 0x03, 0xEA])
+        bytes += Data(Self.recordHeader(length: 4)) + Data([0x01, 0x03, 0x0C, 0x00])
+        bytes += Data(Self.recordHeader(length: 0x7FFF_FFFF)) + Data([0x02, 0x01, 0x20])
+        let file = try TemporaryCapture(bytes)
+        let result = try await SwiftATTProcess.run(["dump", file.path])
+        #expect(result.status == 1)
+        #expect(result.stdoutLines.first?.hasPrefix("#1 < HCI Command: Reset") == true)
+        #expect(result.stderrLines == ["swift-att: error: \(file.path): btsnoop record 2: invalid included length: 2147483647 (longer than any HCI packet, 65540 octets)"])
+    }
+
     static func recordHeader(length: UInt32) -> [UInt8] {
         let l = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
         return l + l + [0, 0, 0, 2] + [0, 0, 0, 0] + [0, 0xDC, 0xDD, 0xB3, 0x0F, 0x2F, 0x80, 0x00]
