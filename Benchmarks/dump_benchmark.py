@@ -13,8 +13,9 @@ standard output to /dev/null:
     tshark -V -r FILE              every packet's full dissection, text
     tshark -T json -r FILE         the same as JSON
 
-and prints seconds, records per second, peak resident memory (`/usr/bin/time -f %M`)
-and tshark's time ÷ swift-att's. tshark comes from Debian's package:
+and prints wall and CPU seconds, records per second, peak resident memory (`/usr/bin/time`)
+and tshark's time ÷ swift-att's, wall and CPU (the CPU ratio is steadier on a shared
+machine). tshark comes from Debian's package:
 
     echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
     DEBIAN_FRONTEND=noninteractive apt-get install -y tshark
@@ -61,16 +62,17 @@ def write_capture(path, count):
 
 
 def timed(command):
-    """Wall seconds and peak RSS in KiB of one run, standard output discarded."""
-    with tempfile.NamedTemporaryFile("r") as rss:
+    """Wall seconds, CPU seconds (user + system) and peak RSS in KiB of one run,
+    standard output discarded."""
+    with tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
-        result = subprocess.run(["/usr/bin/time", "-o", rss.name, "-f", "%M"] + command,
+        result = subprocess.run(["/usr/bin/time", "-o", report.name, "-f", "%M %U %S"] + command,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         elapsed = time.perf_counter() - start
         if result.returncode != 0:
             sys.exit(f"failed ({result.returncode}): {' '.join(command)}\n{result.stderr}")
-        kib = int(rss.read().strip().splitlines()[-1])
-    return elapsed, kib
+        kib, user, system = report.read().strip().splitlines()[-1].split()
+    return elapsed, float(user) + float(system), int(kib)
 
 
 def main():
@@ -99,24 +101,29 @@ def main():
         "tshark -T json": ["tshark", "-T", "json", "-r", capture],
     }
     times = {name: [] for name in rows}
+    cpu = {name: [] for name in rows}
     peaks = {name: [] for name in rows}
     for _ in range(options.runs):
         for name, command in rows.items():
-            seconds, kib = timed(command)
+            seconds, cpu_seconds, kib = timed(command)
             times[name].append(seconds)
+            cpu[name].append(cpu_seconds)
             peaks[name].append(kib)
 
     print(f"capture: {options.records} records, {size / 1e6:.1f} MB "
           f"({len(fixtures)} fixtures repeated); median of {options.runs} runs")
-    print(f"{'command':<24}{'seconds':>10}{'records/s':>14}{'peak RSS MiB':>14}")
+    print(f"{'command':<24}{'wall s':>10}{'CPU s':>10}{'records/s':>14}{'peak RSS MiB':>14}")
     median = {name: statistics.median(values) for name, values in times.items()}
+    median_cpu = {name: statistics.median(values) for name, values in cpu.items()}
     for name in rows:
-        print(f"{name:<24}{median[name]:>10.3f}{options.records / median[name]:>14,.0f}"
+        print(f"{name:<24}{median[name]:>10.3f}{median_cpu[name]:>10.3f}{options.records / median[name]:>14,.0f}"
               f"{max(peaks[name]) / 1024:>14.1f}")
     print()
+    print("tshark ÷ swift-att (wall, CPU):")
     for ours, theirs in [("swift-att dump", "tshark -V"), ("swift-att dump --json", "tshark -T json"),
                          ("swift-att dump --json", "tshark -V")]:
-        print(f"{theirs} ÷ {ours}: {median[theirs] / median[ours]:.1f}×")
+        print(f"  {theirs} ÷ {ours}: {median[theirs] / median[ours]:.1f}×, "
+              f"{median_cpu[theirs] / median_cpu[ours]:.1f}×")
 
 
 if __name__ == "__main__":
