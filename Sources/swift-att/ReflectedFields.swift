@@ -1,4 +1,5 @@
 import SwiftATTCore
+import Synchronization
 import SwiftATTHCI
 
 /// Prints the stored fields of a decoded HCI structure, one per line, btmon-style:
@@ -102,9 +103,20 @@ enum ReflectedFields {
         "ID", "UUID", "LTK", "EDIV", "RPA", "SCO", "OCF", "OGF", "AD",
     ]
 
+    /// Labels already turned into words: there are a few hundred, and `dump` asks for
+    /// each of them once per record.
+    private static let wordsByLabel = Mutex<[String: String]>([:])
+
     /// `connectionHandle` → `Connection handle`; `leACLDataPacketLength` →
     /// `LE ACL data packet length`.
     static func words(_ label: String) -> String {
+        if let known = wordsByLabel.withLock({ $0[label] }) { return known }
+        let spelled = spell(label)
+        wordsByLabel.withLock { $0[label] = spelled }
+        return spelled
+    }
+
+    private static func spell(_ label: String) -> String {
         var tokens: [String] = []
         var current = ""
         let chars = Array(label)

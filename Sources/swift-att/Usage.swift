@@ -9,7 +9,7 @@ enum Usage {
           decode att <hex> [--json]   Decode an ATT PDU and print its fields, or its JSON form.
           decode ad <hex> [--json]    Decode advertising or scan response data, structure by structure.
           encode att <json>           Encode an ATT PDU from its JSON form; print its bytes in hex.
-          dump <file.btsnoop>         Print a btsnoop capture decoded: HCI, L2CAP and ATT.
+          dump <file.btsnoop>         Print a btsnoop capture decoded: HCI, L2CAP, ATT (--json).
           info [--transport T]        Reset a controller and print what it is and supports.
           peripheral <profile>        Serve a GATT peripheral: heart-rate (a heart-rate monitor),
                                       transfer (chunked text), hc08 (an HC-08 serial module), light
@@ -92,13 +92,33 @@ enum Usage {
         """
 
     static let dump = """
-        USAGE: swift-att dump <file.btsnoop>
+        USAGE: swift-att dump <file.btsnoop> [--json] [--filter <terms>]
 
         Prints every packet of a btsnoop capture (Wireshark, btmon, Android, Bumble and
         swift-att's own --btsnoop files): HCI commands and events by name with their
-        fields, ACL data reassembled into L2CAP frames, ATT PDUs decoded.
+        codes and fields (LE Meta events with their subevent code), advertising data in
+        commands and reports decoded into AD structures, ACL data reassembled into L2CAP
+        frames, and the ATT, SMP and LE signaling PDUs inside them decoded. Records are
+        numbered from 1, in the listing and in errors. The file is read a buffer at a
+        time: memory stays the same whatever its size.
 
-        Exits 0 on success, 1 if the file cannot be read or is not a valid capture.
+        OPTIONS:
+          --json            One JSON object per record, one per line: record, time (s since
+                            the first record), timestamp (µs since 1970), direction, type,
+                            then command / event / acl, l2cap, and att (as 'decode att
+                            --json' prints it), smp or signaling.
+          --filter <terms>  Print only some records (all are still decoded), comma-separated:
+                              handle=0x0040   records about that connection (ACL data,
+                                              and commands and events naming the handle)
+                              hci-command, hci-event, le-meta, advertising, acl, l2cap,
+                              att, smp, l2cap-signaling, sco, iso
+                                              records carrying that layer
+                            Layers are alternatives; a handle narrows them:
+                            --filter att,smp,handle=0x0040
+
+        Exits 0 on success, 1 if the file cannot be read (the system's reason is named:
+        ENOENT, EISDIR, EACCES) or is not a valid capture (the record at fault is named),
+        2 on a usage error.
         """
 
     static let info = """
