@@ -29,7 +29,7 @@ all_modules=(
 # empty (issue 23).
 unfinished=(
     SwiftATTHCI
-    SwiftATTAdvertising SwiftATTProfiles
+    SwiftATTProfiles
 )
 
 modules=("$@")
