@@ -29,7 +29,6 @@ all_modules=(
 # empty (issue 23).
 unfinished=(
     SwiftATTHCI
-    SwiftATTProfiles
 )
 
 modules=("$@")
