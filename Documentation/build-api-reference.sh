@@ -9,9 +9,10 @@
 # One `swift package dump-symbol-graph` builds the package (debug, as `swift build`
 # does, so after CI's build it compiles nothing) and extracts each module's public
 # symbols; then `docc convert` per module writes a static website to
-# .build/api-reference/<Module>.doccarchive (open its index.html through a web server,
-# or `docc preview`), with the experimental documentation coverage. Each module's
-# landing page and Topics are in Sources/<Module>/<Module>.docc/<Module>.md.
+# .build/api-reference/<Module>.doccarchive (serve the directory, e.g. with
+# `python3 -m http.server -d`, and open /documentation/<module>), with the experimental
+# documentation coverage. Each module's landing page and Topics are in
+# Sources/<Module>/<Module>.docc/<Module>.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"

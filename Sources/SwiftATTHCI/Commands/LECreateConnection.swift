@@ -14,7 +14,7 @@ public struct LECreateConnection: HCICommand, Hashable {
     public var initiatorFilterPolicy: LEInitiatorFilterPolicy
     /// Peer_Address_Type: public or random, or an identity address to resolve.
     public var peerAddressType: LEAddressType
-    /// Peer_Address: the device to connect or advertise to.
+    /// Peer_Address: the device to connect to.
     public var peerAddress: BluetoothAddress
     /// Own_Address_Type: which of this controller's addresses goes in the packets.
     public var ownAddressType: LEOwnAddressType

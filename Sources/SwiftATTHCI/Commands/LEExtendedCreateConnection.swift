@@ -50,7 +50,7 @@ public struct LEExtendedCreateConnection: HCICommand, Hashable {
     public var ownAddressType: LEOwnAddressType
     /// Peer_Address_Type: public or random, or an identity address to resolve.
     public var peerAddressType: LEAddressType
-    /// Peer_Address: the device to connect or advertise to.
+    /// Peer_Address: the device to connect to.
     public var peerAddress: BluetoothAddress
     /// Scan and connection parameters for LE 1M; `nil`: do not initiate on it.
     public var le1M: PHYParameters?

@@ -21,7 +21,7 @@ public struct LESetExtendedAdvertisingParameters: HCICommand, Hashable {
     public var ownAddressType: LEOwnAddressType
     /// Peer_Address_Type: public or random, or an identity address to resolve.
     public var peerAddressType: LEAddressType
-    /// Peer_Address: the device to connect or advertise to.
+    /// Peer_Address: the device directed advertising is for.
     public var peerAddress: BluetoothAddress
     /// Advertising_Filter_Policy: whose scan and connection requests to accept.
     public var advertisingFilterPolicy: LEAdvertisingFilterPolicy

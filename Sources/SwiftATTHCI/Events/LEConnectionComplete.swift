@@ -12,7 +12,7 @@ public struct LEConnectionComplete: LEMetaSubevent, Hashable {
     public var role: LERole
     /// Peer_Address_Type: public or random only in this event.
     public var peerAddressType: LEAddressType
-    /// Peer_Address: the device to connect or advertise to.
+    /// Peer_Address: the peer's address.
     public var peerAddress: BluetoothAddress
     /// Connection_Interval, in units of 1.25 ms.
     public var connectionInterval: UInt16
