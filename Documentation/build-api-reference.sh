@@ -114,9 +114,9 @@ EOF
     if [ -n "$undocumented" ]; then
         count=$(printf '%s\n' "$undocumented" | wc -l)
         if [[ " ${unfinished[*]} " == *" $module "* ]]; then
-            echo "$module: $count public symbols without a documentation comment (unfinished: not a failure yet)"
+            echo "$module: public symbols without a documentation comment: $count (unfinished: not a failure yet)"
         else
-            echo "$module: $count public symbols without a documentation comment:" >&2
+            echo "$module: public symbols without a documentation comment: $count" >&2
             printf '%s\n' "$undocumented" | sed 's/^/  /' >&2
             failed+=("$module")
         fi
