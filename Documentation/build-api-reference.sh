@@ -7,8 +7,8 @@
 #     Documentation/build-api-reference.sh SwiftATTPDU # some of them
 #
 # One `swift package dump-symbol-graph` builds the package (debug, as `swift build`
-# does, so after CI's build it compiles nothing) and extracts each module's public
-# symbols; then `docc convert` per module writes a static website to
+# does, so after CI's debug build it has little or nothing to compile) and extracts each
+# module's public symbols; then `docc convert` per module writes a static website to
 # .build/api-reference/<Module>.doccarchive (serve the directory, e.g. with
 # `python3 -m http.server -d`, and open /documentation/<module>), with the experimental
 # documentation coverage. Each module's landing page and Topics are in
