@@ -7,6 +7,7 @@ import SwiftATTCore
 /// (`ADType.lengthRequirement`) and carries at most 254 data octets, so `item` decodes
 /// without further checks and `encode` always writes a well-formed structure.
 public struct ADStructure: Hashable, Sendable, ByteEncodable, CustomStringConvertible {
+    /// What the data means.
     public let type: ADType
     /// The data octets (after the AD type).
     public let data: ArraySlice<UInt8>
@@ -29,6 +30,8 @@ public struct ADStructure: Hashable, Sendable, ByteEncodable, CustomStringConver
         self.init(unchecked: type, data: data)
     }
 
+    /// A structure of `type` with `data`; throws if the data breaks the type's length rule or is
+    /// longer than 254 octets.
     public init(type: ADType, data: [UInt8]) throws(ADEncodingError) {
         try self.init(type: type, data: data[...])
     }

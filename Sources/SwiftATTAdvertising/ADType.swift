@@ -9,58 +9,108 @@ public struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public let rawValue: UInt8
 
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The AD type numbered `rawValue`, assigned or not.
     @inlinable public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The Flags AD type (0x01).
     public static let flags = ADType(0x01)
+    /// The Incomplete List of 16-bit Service Class UUIDs AD type (0x02).
     public static let incompleteListOf16BitServiceUUIDs = ADType(0x02)
+    /// The Complete List of 16-bit Service Class UUIDs AD type (0x03).
     public static let completeListOf16BitServiceUUIDs = ADType(0x03)
+    /// The Incomplete List of 32-bit Service Class UUIDs AD type (0x04).
     public static let incompleteListOf32BitServiceUUIDs = ADType(0x04)
+    /// The Complete List of 32-bit Service Class UUIDs AD type (0x05).
     public static let completeListOf32BitServiceUUIDs = ADType(0x05)
+    /// The Incomplete List of 128-bit Service Class UUIDs AD type (0x06).
     public static let incompleteListOf128BitServiceUUIDs = ADType(0x06)
+    /// The Complete List of 128-bit Service Class UUIDs AD type (0x07).
     public static let completeListOf128BitServiceUUIDs = ADType(0x07)
+    /// The Shortened Local Name AD type (0x08).
     public static let shortenedLocalName = ADType(0x08)
+    /// The Complete Local Name AD type (0x09).
     public static let completeLocalName = ADType(0x09)
+    /// The Tx Power Level AD type (0x0A).
     public static let txPowerLevel = ADType(0x0A)
+    /// The Class of Device AD type (0x0D).
     public static let classOfDevice = ADType(0x0D)
+    /// The Simple Pairing Hash C-192 AD type (0x0E).
     public static let simplePairingHashC192 = ADType(0x0E)
+    /// The Simple Pairing Randomizer R-192 AD type (0x0F).
     public static let simplePairingRandomizerR192 = ADType(0x0F)
     /// Device ID in EIR; Security Manager TK Value in LE OOB data.
     public static let securityManagerTKValue = ADType(0x10)
+    /// The Security Manager Out of Band Flags AD type (0x11).
     public static let securityManagerOutOfBandFlags = ADType(0x11)
+    /// The Peripheral Connection Interval Range AD type (0x12).
     public static let peripheralConnectionIntervalRange = ADType(0x12)
+    /// The List of 16-bit Service Solicitation UUIDs AD type (0x14).
     public static let listOf16BitServiceSolicitationUUIDs = ADType(0x14)
+    /// The List of 128-bit Service Solicitation UUIDs AD type (0x15).
     public static let listOf128BitServiceSolicitationUUIDs = ADType(0x15)
+    /// The Service Data - 16-bit UUID AD type (0x16).
     public static let serviceData16BitUUID = ADType(0x16)
+    /// The Public Target Address AD type (0x17).
     public static let publicTargetAddress = ADType(0x17)
+    /// The Random Target Address AD type (0x18).
     public static let randomTargetAddress = ADType(0x18)
+    /// The Appearance AD type (0x19).
     public static let appearance = ADType(0x19)
+    /// The Advertising Interval AD type (0x1A).
     public static let advertisingInterval = ADType(0x1A)
+    /// The LE Bluetooth Device Address AD type (0x1B).
     public static let leBluetoothDeviceAddress = ADType(0x1B)
+    /// The LE Role AD type (0x1C).
     public static let leRole = ADType(0x1C)
+    /// The Simple Pairing Hash C-256 AD type (0x1D).
     public static let simplePairingHashC256 = ADType(0x1D)
+    /// The Simple Pairing Randomizer R-256 AD type (0x1E).
     public static let simplePairingRandomizerR256 = ADType(0x1E)
+    /// The List of 32-bit Service Solicitation UUIDs AD type (0x1F).
     public static let listOf32BitServiceSolicitationUUIDs = ADType(0x1F)
+    /// The Service Data - 32-bit UUID AD type (0x20).
     public static let serviceData32BitUUID = ADType(0x20)
+    /// The Service Data - 128-bit UUID AD type (0x21).
     public static let serviceData128BitUUID = ADType(0x21)
+    /// The LE Secure Connections Confirmation Value AD type (0x22).
     public static let leSecureConnectionsConfirmationValue = ADType(0x22)
+    /// The LE Secure Connections Random Value AD type (0x23).
     public static let leSecureConnectionsRandomValue = ADType(0x23)
+    /// The URI AD type (0x24).
     public static let uri = ADType(0x24)
+    /// The Indoor Positioning AD type (0x25).
     public static let indoorPositioning = ADType(0x25)
+    /// The Transport Discovery Data AD type (0x26).
     public static let transportDiscoveryData = ADType(0x26)
+    /// The LE Supported Features AD type (0x27).
     public static let leSupportedFeatures = ADType(0x27)
+    /// The Channel Map Update Indication AD type (0x28).
     public static let channelMapUpdateIndication = ADType(0x28)
+    /// The PB-ADV AD type (0x29).
     public static let pbADV = ADType(0x29)
+    /// The Mesh Message AD type (0x2A).
     public static let meshMessage = ADType(0x2A)
+    /// The Mesh Beacon AD type (0x2B).
     public static let meshBeacon = ADType(0x2B)
+    /// The BIGInfo AD type (0x2C).
     public static let bigInfo = ADType(0x2C)
+    /// The Broadcast_Code AD type (0x2D).
     public static let broadcastCode = ADType(0x2D)
+    /// The Resolvable Set Identifier AD type (0x2E).
     public static let resolvableSetIdentifier = ADType(0x2E)
+    /// The Advertising Interval - long AD type (0x2F).
     public static let advertisingIntervalLong = ADType(0x2F)
+    /// The Broadcast_Name AD type (0x30).
     public static let broadcastName = ADType(0x30)
+    /// The Encrypted Advertising Data AD type (0x31).
     public static let encryptedAdvertisingData = ADType(0x31)
+    /// The Periodic Advertising Response Timing Information AD type (0x32).
     public static let periodicAdvertisingResponseTimingInformation = ADType(0x32)
+    /// The Electronic Shelf Label AD type (0x34).
     public static let electronicShelfLabel = ADType(0x34)
+    /// The 3D Information Data AD type (0x3D).
     public static let threeDInformationData = ADType(0x3D)
+    /// The Manufacturer Specific Data AD type (0xFF).
     public static let manufacturerSpecificData = ADType(0xFF)
 
     /// The Assigned Numbers name, or `nil` for an unassigned value.
@@ -157,12 +207,16 @@ public struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConverti
 
 /// A rule an AD structure's data length must follow (Core Specification Supplement Part A).
 public enum ADLengthRequirement: Hashable, Sendable, CustomStringConvertible {
+    /// Exactly this many octets.
     case exactly(Int)
+    /// From the first to the second number of octets, inclusive.
     case between(Int, Int)
+    /// At least this many octets.
     case atLeast(Int)
     /// A whole number of entries (zero included): a UUID or address list.
     case multiple(of: Int)
 
+    /// Whether `length` octets of data follow the rule.
     @inlinable
     public func isSatisfied(by length: Int) -> Bool {
         switch self {

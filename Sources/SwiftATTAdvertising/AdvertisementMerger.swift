@@ -10,6 +10,7 @@ public struct AdvertisementMerger: Sendable {
     /// Every device seen, by address.
     public private(set) var devices: [BluetoothAddress: DiscoveredDevice] = [:]
 
+    /// A merger that has seen no device.
     public init() {}
 
     /// The device at `address`, if seen.

@@ -162,6 +162,7 @@ extension AdvertisingData {
         first(.txPowerLevel).map { Int8(bitPattern: $0.data.byte(at: 0)) }
     }
 
+    /// The Peripheral Connection Interval Range, when advertised.
     public var peripheralConnectionIntervalRange: PeripheralConnectionIntervalRange? {
         first(.peripheralConnectionIntervalRange).flatMap { PeripheralConnectionIntervalRange($0) }
     }
@@ -179,6 +180,7 @@ extension AdvertisingData {
         return nil
     }
 
+    /// The Appearance, when advertised.
     public var appearance: Appearance? {
         first(.appearance).map { Appearance(rawValue: $0.data.littleEndianUInt16(at: 0)) }
     }
@@ -198,10 +200,12 @@ extension AdvertisingData {
         return first(.advertisingIntervalLong).flatMap { AdvertisingInterval($0) }
     }
 
+    /// The LE Bluetooth Device Address, when advertised: the device's address and its type.
     public var leBluetoothDeviceAddress: BluetoothAddress? {
         first(.leBluetoothDeviceAddress).map { ADItem.leBluetoothDeviceAddress(from: $0.data) }
     }
 
+    /// The LE Role, when advertised: the roles the device supports and prefers.
     public var leRole: LERoleSupport? {
         first(.leRole).map { LERoleSupport(rawValue: $0.data.byte(at: 0)) }
     }

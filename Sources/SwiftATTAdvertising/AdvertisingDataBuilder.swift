@@ -24,6 +24,8 @@ public struct AdvertisingDataBuilder: Hashable, Sendable {
     /// The structures written so far, back to back, without padding.
     public private(set) var bytes: [UInt8] = []
 
+    /// A builder refusing structures past `maximumLength` octets: 31 for legacy advertising by
+    /// default.
     public init(maximumLength: Int = AdvertisingDataBuilder.legacyMaximumLength) {
         self.maximumLength = maximumLength
     }

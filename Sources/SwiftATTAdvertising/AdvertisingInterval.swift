@@ -43,6 +43,7 @@ public struct AdvertisingInterval: Hashable, Sendable, CustomStringConvertible {
     /// 0x1A for the two-octet form, 0x2F for the long form.
     public var type: ADType { byteCount == 2 ? .advertisingInterval : .advertisingIntervalLong }
 
+    /// The interval in milliseconds (0.625 ms units).
     public var milliseconds: Double { Double(units) * 0.625 }
 
     /// `100 ms`.

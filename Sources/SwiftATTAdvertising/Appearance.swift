@@ -9,6 +9,7 @@ public struct Appearance: RawRepresentable, Hashable, Sendable, CustomStringConv
     public let rawValue: UInt16
 
     @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// The appearance value `rawValue`, assigned or not.
     @inlinable public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
     /// From a category (10 bits) and subcategory (6 bits); higher bits are dropped.
@@ -21,29 +22,53 @@ public struct Appearance: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Bits 0–5.
     public var subcategory: UInt8 { UInt8(truncatingIfNeeded: rawValue & 0x3F) }
 
+    /// Unknown (0x0000): the device does not say.
     public static let unknown = Appearance(0x0000)
+    /// Phone, no subcategory (0x0040).
     public static let genericPhone = Appearance(0x0040)
+    /// Computer, no subcategory (0x0080).
     public static let genericComputer = Appearance(0x0080)
+    /// Laptop, a subcategory of Computer (0x0083).
     public static let laptop = Appearance(0x0083)
+    /// Tablet, a subcategory of Computer (0x0087).
     public static let tablet = Appearance(0x0087)
+    /// Watch, no subcategory (0x00C0).
     public static let genericWatch = Appearance(0x00C0)
+    /// Sports watch, a subcategory of Watch (0x00C1).
     public static let sportsWatch = Appearance(0x00C1)
+    /// Smartwatch, a subcategory of Watch (0x00C2).
     public static let smartwatch = Appearance(0x00C2)
+    /// Tag, no subcategory (0x0200).
     public static let genericTag = Appearance(0x0200)
+    /// Thermometer, no subcategory (0x0300).
     public static let genericThermometer = Appearance(0x0300)
+    /// Heart Rate Sensor, no subcategory (0x0340).
     public static let genericHeartRateSensor = Appearance(0x0340)
+    /// Heart rate belt, a subcategory of Heart Rate Sensor (0x0341).
     public static let heartRateBelt = Appearance(0x0341)
+    /// Blood Pressure, no subcategory (0x0380).
     public static let genericBloodPressure = Appearance(0x0380)
+    /// Human Interface Device, no subcategory (0x03C0).
     public static let genericHumanInterfaceDevice = Appearance(0x03C0)
+    /// Keyboard, a subcategory of Human Interface Device (0x03C1).
     public static let keyboard = Appearance(0x03C1)
+    /// Mouse, a subcategory of Human Interface Device (0x03C2).
     public static let mouse = Appearance(0x03C2)
+    /// Gamepad, a subcategory of Human Interface Device (0x03C4).
     public static let gamepad = Appearance(0x03C4)
+    /// Glucose Meter, no subcategory (0x0400).
     public static let genericGlucoseMeter = Appearance(0x0400)
+    /// Cycling, no subcategory (0x0480).
     public static let genericCycling = Appearance(0x0480)
+    /// Cycling speed and cadence sensor, a subcategory of Cycling (0x0485).
     public static let cyclingSpeedAndCadenceSensor = Appearance(0x0485)
+    /// Earbud, a subcategory of Wearable Audio Device (0x0941).
     public static let earbud = Appearance(0x0941)
+    /// Headphones, a subcategory of Wearable Audio Device (0x0943).
     public static let headphones = Appearance(0x0943)
+    /// Pulse Oximeter, no subcategory (0x0C40).
     public static let genericPulseOximeter = Appearance(0x0C40)
+    /// Weight Scale, no subcategory (0x0C80).
     public static let genericWeightScale = Appearance(0x0C80)
 
     /// The category's assigned name ("Heart Rate Sensor"), or `nil` when not assigned here.

@@ -9,47 +9,88 @@ public struct CompanyIdentifier: RawRepresentable, Hashable, Sendable, CustomStr
     public let rawValue: UInt16
 
     @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// The company identifier `rawValue`, named here or not.
     @inlinable public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Ericsson Technology Licensing (0x0000).
     public static let ericsson = CompanyIdentifier(0x0000)
+    /// Nokia Mobile Phones (0x0001).
     public static let nokia = CompanyIdentifier(0x0001)
+    /// Intel Corp. (0x0002).
     public static let intel = CompanyIdentifier(0x0002)
+    /// IBM Corp. (0x0003).
     public static let ibm = CompanyIdentifier(0x0003)
+    /// Microsoft (0x0006).
     public static let microsoft = CompanyIdentifier(0x0006)
+    /// Motorola (0x0008).
     public static let motorola = CompanyIdentifier(0x0008)
+    /// Qualcomm Technologies International, Ltd. (QTIL) (0x000A).
     public static let qualcommTechnologiesInternational = CompanyIdentifier(0x000A)
+    /// Texas Instruments Inc. (0x000D).
     public static let texasInstruments = CompanyIdentifier(0x000D)
+    /// Broadcom Corporation (0x000F).
     public static let broadcom = CompanyIdentifier(0x000F)
+    /// Qualcomm (0x001D).
     public static let qualcomm = CompanyIdentifier(0x001D)
+    /// NXP Semiconductors (0x0025).
     public static let nxp = CompanyIdentifier(0x0025)
+    /// ST Microelectronics (0x0030).
     public static let stMicroelectronics = CompanyIdentifier(0x0030)
+    /// MediaTek, Inc. (0x0046).
     public static let mediaTek = CompanyIdentifier(0x0046)
+    /// Apple, Inc. (0x004C).
     public static let apple = CompanyIdentifier(0x004C)
+    /// Harman International Industries, Inc. (0x0057).
     public static let harman = CompanyIdentifier(0x0057)
+    /// Nordic Semiconductor ASA (0x0059).
     public static let nordicSemiconductor = CompanyIdentifier(0x0059)
+    /// Realtek Semiconductor Corporation (0x005D).
     public static let realtek = CompanyIdentifier(0x005D)
+    /// Polar Electro OY (0x006B).
     public static let polar = CompanyIdentifier(0x006B)
+    /// Samsung Electronics Co. Ltd. (0x0075).
     public static let samsung = CompanyIdentifier(0x0075)
+    /// Garmin International, Inc. (0x0087).
     public static let garmin = CompanyIdentifier(0x0087)
+    /// Bose Corporation (0x009E).
     public static let bose = CompanyIdentifier(0x009E)
+    /// Suunto Oy (0x009F).
     public static let suunto = CompanyIdentifier(0x009F)
+    /// LG Electronics (0x00C4).
     public static let lg = CompanyIdentifier(0x00C4)
+    /// Microchip Technology Inc. (0x00CD).
     public static let microchip = CompanyIdentifier(0x00CD)
+    /// Dialog Semiconductor B.V. (0x00D2).
     public static let dialogSemiconductor = CompanyIdentifier(0x00D2)
+    /// Google (0x00E0).
     public static let google = CompanyIdentifier(0x00E0)
+    /// Radius Networks, Inc. (0x0118).
     public static let radiusNetworks = CompanyIdentifier(0x0118)
+    /// Sony Corporation (0x012D).
     public static let sony = CompanyIdentifier(0x012D)
+    /// Cypress Semiconductor (0x0131).
     public static let cypress = CompanyIdentifier(0x0131)
+    /// Anhui Huami Information Technology Co., Ltd. (0x0157).
     public static let huami = CompanyIdentifier(0x0157)
+    /// Estimote, Inc. (0x015D).
     public static let estimote = CompanyIdentifier(0x015D)
+    /// Amazon.com Services, LLC (0x0171).
     public static let amazon = CompanyIdentifier(0x0171)
+    /// Fitbit, Inc. (0x018E).
     public static let fitbit = CompanyIdentifier(0x018E)
+    /// Logitech International SA (0x01DA).
     public static let logitech = CompanyIdentifier(0x01DA)
+    /// HUAWEI Technologies Co., Ltd. (0x027D).
     public static let huawei = CompanyIdentifier(0x027D)
+    /// Espressif Incorporated (0x02E5).
     public static let espressif = CompanyIdentifier(0x02E5)
+    /// Silicon Laboratories (0x02FF).
     public static let siliconLabs = CompanyIdentifier(0x02FF)
+    /// Xiaomi Inc. (0x038F).
     public static let xiaomi = CompanyIdentifier(0x038F)
+    /// Withings (0x03FF).
     public static let withings = CompanyIdentifier(0x03FF)
+    /// Ruuvi Innovations Ltd. (0x0499).
     public static let ruuvi = CompanyIdentifier(0x0499)
     /// Reserved for internal and interoperability tests; never in shipping products.
     public static let testing = CompanyIdentifier(0xFFFF)

@@ -21,7 +21,9 @@ public struct DiscoveredDevice: Hashable, Sendable, CustomStringConvertible {
     public internal(set) var scanResponse: AdvertisingData?
     /// RSSI of the latest report, in dBm, as the caller passed it.
     public internal(set) var rssi: Int8
+    /// When the first report arrived.
     public internal(set) var firstSeen: ContinuousClock.Instant
+    /// When the latest report arrived.
     public internal(set) var lastSeen: ContinuousClock.Instant
     /// Reports merged so far, advertisements and scan responses.
     public internal(set) var reportCount: Int

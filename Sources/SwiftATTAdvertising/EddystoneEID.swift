@@ -4,6 +4,7 @@ import SwiftATTCore
 ///
 /// Frame type 0x30, the calibrated TX power at 0 m, and an 8-octet identifier; 10 octets.
 public struct EddystoneEID: Hashable, Sendable, CustomStringConvertible {
+    /// The frame type: the service data's first octet.
     public static let frameType: UInt8 = 0x30
 
     /// Calibrated TX power at 0 m, in dBm.
@@ -27,6 +28,7 @@ public struct EddystoneEID: Hashable, Sendable, CustomStringConvertible {
         identifier = frame.bytes(from: 2)
     }
 
+    /// The frame as the Service Data under 0xFEAA carries it, frame type first.
     public var frameBytes: [UInt8] { [Self.frameType, UInt8(bitPattern: txPower)] + identifier }
 
     public var description: String { "Eddystone-EID \(Hex.encode(identifier)), \(txPower) dBm at 0 m" }

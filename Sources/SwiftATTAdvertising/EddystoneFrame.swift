@@ -8,9 +8,13 @@ import SwiftATTCore
 /// still show the raw bytes. (The Eddystone specification also asks advertisers to list
 /// 0xFEAA in the Complete List of 16-bit Service UUIDs.)
 public enum EddystoneFrame: Hashable, Sendable, CustomStringConvertible {
+    /// Eddystone-UID: a fixed namespace and instance.
     case uid(EddystoneUID)
+    /// Eddystone-URL: a compressed URL.
     case url(EddystoneURL)
+    /// Eddystone-TLM: telemetry.
     case tlm(EddystoneTLM)
+    /// Eddystone-EID: a rotating identifier.
     case eid(EddystoneEID)
 
     /// The service UUID Eddystone frames are sent under.

@@ -7,6 +7,7 @@ import SwiftATTCore
 /// the time since power-on in 0.1 s units; all big-endian, 14 octets in all. Encrypted TLM
 /// (version 0x01) does not decode here.
 public struct EddystoneTLM: Hashable, Sendable, CustomStringConvertible {
+    /// The frame type: the service data's first octet.
     public static let frameType: UInt8 = 0x20
     static let length = 14
     /// The temperature value meaning "not supported".
@@ -21,6 +22,7 @@ public struct EddystoneTLM: Hashable, Sendable, CustomStringConvertible {
     /// Time since power-on or reboot, in 0.1 s units.
     public var uptime: UInt32
 
+    /// Telemetry of these values.
     public init(batteryVoltage: UInt16, temperatureRaw: Int16, advertisingCount: UInt32, uptime: UInt32) {
         self.batteryVoltage = batteryVoltage
         self.temperatureRaw = temperatureRaw
@@ -48,6 +50,7 @@ public struct EddystoneTLM: Hashable, Sendable, CustomStringConvertible {
     /// Seconds since power-on or reboot.
     public var uptimeSeconds: Double { Double(uptime) / 10 }
 
+    /// The frame as the Service Data under 0xFEAA carries it, frame type first.
     public var frameBytes: [UInt8] {
         var out: [UInt8] = [Self.frameType, 0x00]
         func be(_ v: UInt32, _ count: Int) {

@@ -6,6 +6,7 @@ import SwiftATTCore
 /// two reserved octets that must be zero. Frames without the reserved octets (18 bytes)
 /// are accepted too; the reserved octets are kept so the frame re-encodes as it came.
 public struct EddystoneUID: Hashable, Sendable, CustomStringConvertible {
+    /// The frame type: the service data's first octet.
     public static let frameType: UInt8 = 0x00
 
     /// Calibrated TX power at 0 m, in dBm.
@@ -41,6 +42,7 @@ public struct EddystoneUID: Hashable, Sendable, CustomStringConvertible {
         reserved = frame.bytes(from: 18)
     }
 
+    /// The frame as the Service Data under 0xFEAA carries it, frame type first.
     public var frameBytes: [UInt8] {
         [Self.frameType, UInt8(bitPattern: txPower)] + namespace + instance + reserved
     }

@@ -8,6 +8,7 @@ import SwiftATTCore
 /// `.biz/`, `.gov/` and the same without the slash, and 0x21–0x7E are themselves. Other
 /// octets are reserved, and a frame holding one does not decode.
 public struct EddystoneURL: Hashable, Sendable, CustomStringConvertible {
+    /// The frame type: the service data's first octet.
     public static let frameType: UInt8 = 0x10
 
     static let schemes = ["http://www.", "https://www.", "http://", "https://"]
@@ -77,6 +78,7 @@ public struct EddystoneURL: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// The frame as the Service Data under 0xFEAA carries it, frame type first.
     public var frameBytes: [UInt8] {
         [Self.frameType, UInt8(bitPattern: txPower), schemePrefix] + encodedURL
     }

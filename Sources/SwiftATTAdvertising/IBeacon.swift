@@ -6,8 +6,11 @@ import SwiftATTCore
 /// proximity UUID, major and minor (16 bits each), and the measured power at 1 m (signed
 /// dBm). Unlike Bluetooth fields, the UUID, major and minor are big-endian.
 public struct IBeacon: Hashable, Sendable, CustomStringConvertible {
+    /// The UUID an app scans for: usually one per deployment.
     public var proximityUUID: BluetoothUUID
+    /// A 16-bit group number within the UUID.
     public var major: UInt16
+    /// A 16-bit number for the beacon within the group.
     public var minor: UInt16
     /// RSSI at 1 m, in dBm.
     public var measuredPower: Int8
@@ -16,6 +19,7 @@ public struct IBeacon: Hashable, Sendable, CustomStringConvertible {
     static let prefix: [UInt8] = [0x02, 0x15]
     static let dataLength = 23
 
+    /// A beacon of these values.
     public init(proximityUUID: BluetoothUUID, major: UInt16, minor: UInt16, measuredPower: Int8) {
         self.proximityUUID = proximityUUID.widened
         self.major = major

@@ -10,11 +10,17 @@ public struct LERoleSupport: RawRepresentable, Hashable, Sendable, CustomStringC
 
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// Only Peripheral Role supported.
     public static let onlyPeripheral = LERoleSupport(rawValue: 0x00)
+    /// Only Central Role supported.
     public static let onlyCentral = LERoleSupport(rawValue: 0x01)
+    /// Peripheral and Central Role supported, Peripheral Role preferred for connection
+    /// establishment.
     public static let peripheralPreferred = LERoleSupport(rawValue: 0x02)
+    /// Peripheral and Central Role supported, Central Role preferred for connection establishment.
     public static let centralPreferred = LERoleSupport(rawValue: 0x03)
 
+    /// The spec's wording for the value; `nil` for a reserved one.
     public var name: String? {
         switch rawValue {
         case 0x00: return "Only Peripheral Role supported"

@@ -5,15 +5,18 @@ import SwiftATTCore
 /// Core Specification Supplement Part A §1.4: a 16-bit company identifier, little-endian,
 /// then the company's data. iBeacon travels this way under Apple's 0x004C (`iBeacon`).
 public struct ManufacturerSpecificData: Hashable, Sendable, CustomStringConvertible {
+    /// Whose format the data follows.
     public let companyIdentifier: CompanyIdentifier
     /// The data after the identifier: a view into the advertisement.
     public let data: ArraySlice<UInt8>
 
+    /// Data of `companyIdentifier`, as a view.
     public init(companyIdentifier: CompanyIdentifier, data: ArraySlice<UInt8>) {
         self.companyIdentifier = companyIdentifier
         self.data = data
     }
 
+    /// Data of `companyIdentifier`.
     public init(companyIdentifier: CompanyIdentifier, data: [UInt8]) {
         self.init(companyIdentifier: companyIdentifier, data: data[...])
     }

@@ -6,12 +6,15 @@ import SwiftATTCore
 /// Valid intervals are 0x0006–0x0C80 (7.5 ms–4 s); 0xFFFF means "no specific value".
 /// Values outside the range are kept as sent: a scanner reports, it does not police.
 public struct PeripheralConnectionIntervalRange: Hashable, Sendable, CustomStringConvertible {
+    /// The shortest interval wanted, in 1.25 ms units, or `noSpecificValue`.
     public var minimum: UInt16
+    /// The longest interval wanted, in 1.25 ms units, or `noSpecificValue`.
     public var maximum: UInt16
 
     /// "No specific minimum/maximum".
     public static let noSpecificValue: UInt16 = 0xFFFF
 
+    /// A range from `minimum` to `maximum`, kept as given.
     public init(minimum: UInt16, maximum: UInt16) {
         self.minimum = minimum
         self.maximum = maximum

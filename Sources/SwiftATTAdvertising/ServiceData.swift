@@ -11,11 +11,13 @@ public struct ServiceData: Hashable, Sendable, CustomStringConvertible {
     /// The data after the UUID: a view into the advertisement.
     public let data: ArraySlice<UInt8>
 
+    /// Data of the service `uuid`, as a view.
     public init(uuid: BluetoothUUID, data: ArraySlice<UInt8>) {
         self.uuid = uuid
         self.data = data
     }
 
+    /// Data of the service `uuid`.
     public init(uuid: BluetoothUUID, data: [UInt8]) {
         self.init(uuid: uuid, data: data[...])
     }

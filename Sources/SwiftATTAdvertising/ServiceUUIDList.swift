@@ -17,7 +17,9 @@ public struct ServiceUUIDList: RandomAccessCollection, Hashable, Sendable {
         case solicitation
     }
 
+    /// Incomplete, complete or solicitation.
     public let kind: Kind
+    /// The width every UUID in the list has.
     public let width: BluetoothUUID.Width
     /// The UUIDs' wire bytes, a whole number of `width.byteCount`-octet entries.
     public let bytes: ArraySlice<UInt8>

@@ -55,6 +55,7 @@ public struct URI: Hashable, Sendable, CustomStringConvertible {
         scheme.map { $0 + String(decoding: remainder, as: UTF8.self) }
     }
 
+    /// Whether the URI's bytes are valid UTF-8, as Supplement Part A §1.18 requires.
     public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
 
     /// The URI, or `<U+00AB>//rest` when the scheme's code point is not in the table.

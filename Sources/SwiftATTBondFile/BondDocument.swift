@@ -13,6 +13,7 @@ public struct BondDocument: Sendable, Hashable {
 
     /// One adapter's identity and bonds.
     public struct Adapter: Sendable, Hashable {
+        /// The adapter these belong to.
         public var name: AdapterIdentifier
         /// The static random identity address and the IRK distributed with it.
         public var identity: LocalIdentity
@@ -22,6 +23,7 @@ public struct BondDocument: Sendable, Hashable {
         /// as each bond's `gatt` member: an entry for a peer without a bond is not.
         public var gattClients: [BluetoothAddress: GATTBondedClient]
 
+        /// An adapter's entry; GATT state for a peer with no bond in `bonds` is dropped.
         public init(name: AdapterIdentifier, identity: LocalIdentity, bonds: [Bond] = [],
                     gattClients: [BluetoothAddress: GATTBondedClient] = [:]) {
             self.name = name
@@ -39,6 +41,7 @@ public struct BondDocument: Sendable, Hashable {
     /// In the order they were first used; at most one per name.
     public var adapters: [Adapter]
 
+    /// A document holding `adapters` (none: a new file).
     public init(adapters: [Adapter] = []) {
         self.adapters = adapters
     }

@@ -6,8 +6,10 @@ import SwiftATTJSON
 public struct BondDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path of the value at fault; empty for the text as a whole.
     public let path: String
+    /// What is wrong there; never a key's value.
     public let message: String
 
+    /// An error saying `message` about the value at path `path`.
     public init(_ message: String, at path: String) {
         self.path = path
         self.message = message

@@ -11,7 +11,18 @@ extension BluetoothUUID {
     }
 
     /// What kind of thing the SIG assigned this 16-bit number to.
-    public enum AssignedKind: Sendable { case declaration, descriptor, service, characteristic }
+    public enum AssignedKind: Sendable {
+        /// A declaration's attribute type: primary or secondary service, include,
+        /// characteristic (`0x28xx`).
+        case declaration
+        /// A characteristic descriptor, such as the Client Characteristic Configuration
+        /// (`0x29xx`).
+        case descriptor
+        /// A service (`0x18xx`).
+        case service
+        /// A characteristic: any other assigned number swift-att knows.
+        case characteristic
+    }
 
     /// The kind of a SIG-assigned UUID, or `nil` when it is not a known assigned number.
     public var assignedKind: AssignedKind? {

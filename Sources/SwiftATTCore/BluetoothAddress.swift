@@ -7,14 +7,20 @@
 public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     /// Public (IEEE-assigned) or random (chosen by the device).
     public enum Kind: UInt8, Hashable, Sendable {
+        /// A public device address: assigned from the IEEE registry, fixed for the device's life.
         case `public` = 0
+        /// A random device address: static, or private (resolvable or not); see `randomSubtype`.
         case random = 1
     }
 
     /// What a random address is, read from its two most significant bits (Vol 6 Part B §1.3.2).
     public enum RandomSubtype: Hashable, Sendable {
+        /// Fixed at least until the next power cycle (top bits `0b11`).
         case `static`
+        /// Changes periodically, and a peer holding the device's IRK can resolve it to the
+        /// device's identity (top bits `0b01`).
         case resolvablePrivate
+        /// Changes periodically and resolves to nothing: untraceable (top bits `0b00`).
         case nonResolvablePrivate
         /// The `0b10` prefix, which the spec reserves.
         case reserved
@@ -22,6 +28,7 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The address as a 48-bit number; bits above 47 are always zero.
     public let value: UInt64
+    /// Public or random: half of the device's identity on LE, with `value`.
     public let kind: Kind
 
     /// An address from its 48-bit value; higher bits are dropped.

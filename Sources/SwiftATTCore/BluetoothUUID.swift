@@ -8,8 +8,11 @@
 public struct BluetoothUUID: Hashable, Comparable, Sendable {
     /// How many bits the UUID occupies on the wire.
     public enum Width: Int, Hashable, Sendable {
+        /// Two octets: a SIG-assigned number on the Bluetooth Base UUID.
         case bits16 = 2
+        /// Four octets: a 32-bit number on the Bluetooth Base UUID.
         case bits32 = 4
+        /// Sixteen octets: a full UUID, vendor-specific or a SIG UUID written out in full.
         case bits128 = 16
 
         /// Octets on the wire.

@@ -26,11 +26,13 @@ public struct ByteWriter {
         return base.unsafelyUnwrapped + written
     }
 
+    /// Writes one octet.
     @inlinable
     public mutating func write(_ value: UInt8) {
         reserve(1).storeBytes(of: value, as: UInt8.self)
     }
 
+    /// Writes a 16-bit field, least significant octet first.
     @inlinable
     public mutating func write(_ value: UInt16) {
         reserve(2).storeBytes(of: value.littleEndian, as: UInt16.self)
@@ -45,16 +47,19 @@ public struct ByteWriter {
         (p + 2).storeBytes(of: UInt8(truncatingIfNeeded: value &>> 16), as: UInt8.self)
     }
 
+    /// Writes a 32-bit field, least significant octet first.
     @inlinable
     public mutating func write(_ value: UInt32) {
         reserve(4).storeBytes(of: value.littleEndian, as: UInt32.self)
     }
 
+    /// Writes a 64-bit field, least significant octet first.
     @inlinable
     public mutating func write(_ value: UInt64) {
         reserve(8).storeBytes(of: value.littleEndian, as: UInt64.self)
     }
 
+    /// Writes a 128-bit field (a UUID, a key), least significant octet first.
     @inlinable
     public mutating func write(_ value: UInt128) {
         write(UInt64(truncatingIfNeeded: value))

@@ -16,19 +16,26 @@ public struct FIFOQueue<Element> {
     @usableFromInline var elements: [Element?] = []
     @usableFromInline var start = 0
 
+    /// An empty queue.
     @inlinable public init() {}
 
+    /// The number of elements waiting.
     @inlinable public var count: Int { elements.count - start }
+    /// Whether nothing is waiting.
     @inlinable public var isEmpty: Bool { start == elements.count }
 
+    /// Adds `element` at the back.
     @inlinable public mutating func append(_ element: Element) {
         elements.append(element)
     }
 
+    /// Adds `newElements` at the back, in order.
     @inlinable public mutating func append(contentsOf newElements: some Sequence<Element>) {
         elements.append(contentsOf: newElements.lazy.map { Optional.some($0) })
     }
 
+    /// Removes and returns the front element, or `nil` when the queue is empty; O(1), the
+    /// storage compacted now and then.
     @inlinable public mutating func popFirst() -> Element? {
         guard start < elements.count else { return nil }
         let first = elements[start].take()

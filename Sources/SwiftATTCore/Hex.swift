@@ -12,7 +12,9 @@ public enum Hex {
 
     /// Why a hex string did not decode, with the character position (0-based) at fault.
     public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// A character that is neither a hex digit nor an accepted separator, and its position.
         case invalidCharacter(Character, position: Int)
+        /// The digits do not pair into whole bytes; the number of digits found.
         case oddNumberOfDigits(Int)
 
         public var description: String {

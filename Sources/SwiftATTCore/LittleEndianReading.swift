@@ -12,28 +12,34 @@ extension ArraySlice<UInt8> {
         self[startIndex &+ offset]
     }
 
+    /// The 16-bit field `offset` bytes from the start of the slice.
     @inlinable
     public func littleEndianUInt16(at offset: Int) -> UInt16 {
         let i = startIndex &+ offset
         return UInt16(self[i]) | UInt16(self[i &+ 1]) &<< 8
     }
 
+    /// The 24-bit field `offset` bytes from the start of the slice, in the low bits of
+    /// the result.
     @inlinable
     public func littleEndianUInt24(at offset: Int) -> UInt32 {
         let i = startIndex &+ offset
         return UInt32(self[i]) | UInt32(self[i &+ 1]) &<< 8 | UInt32(self[i &+ 2]) &<< 16
     }
 
+    /// The 32-bit field `offset` bytes from the start of the slice.
     @inlinable
     public func littleEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(littleEndianUInt16(at: offset)) | UInt32(littleEndianUInt16(at: offset &+ 2)) &<< 16
     }
 
+    /// The 64-bit field `offset` bytes from the start of the slice.
     @inlinable
     public func littleEndianUInt64(at offset: Int) -> UInt64 {
         UInt64(littleEndianUInt32(at: offset)) | UInt64(littleEndianUInt32(at: offset &+ 4)) &<< 32
     }
 
+    /// The 128-bit field (a UUID, a key) `offset` bytes from the start of the slice.
     @inlinable
     public func littleEndianUInt128(at offset: Int) -> UInt128 {
         UInt128(littleEndianUInt64(at: offset)) | UInt128(littleEndianUInt64(at: offset &+ 8)) &<< 64
@@ -63,18 +69,21 @@ extension ArraySlice<UInt8> {
 /// into the caller must load at run time, and a length loaded from memory cannot prove
 /// the reads after it in bounds; a computed property inlines as the constant itself.
 extension ArraySlice<UInt8> {
+    /// A 16-bit field named by the octets it covers.
     @inlinable
     public func littleEndianUInt16(at field: Range<Int>) -> UInt16 {
         assert(field.count == 2, "a 16-bit field covers two octets")
         return littleEndianUInt16(at: field.lowerBound)
     }
 
+    /// A 32-bit field named by the octets it covers.
     @inlinable
     public func littleEndianUInt32(at field: Range<Int>) -> UInt32 {
         assert(field.count == 4, "a 32-bit field covers four octets")
         return littleEndianUInt32(at: field.lowerBound)
     }
 
+    /// A 128-bit field named by the octets it covers.
     @inlinable
     public func littleEndianUInt128(at field: Range<Int>) -> UInt128 {
         assert(field.count == 16, "a 128-bit field covers sixteen octets")
@@ -106,21 +115,25 @@ extension Span<UInt8> {
         self[offset]
     }
 
+    /// The 16-bit field `offset` bytes from the start.
     @inlinable
     public func littleEndianUInt16(at offset: Int) -> UInt16 {
         UInt16(self[offset]) | UInt16(self[offset &+ 1]) &<< 8
     }
 
+    /// The 32-bit field `offset` bytes from the start.
     @inlinable
     public func littleEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(littleEndianUInt16(at: offset)) | UInt32(littleEndianUInt16(at: offset &+ 2)) &<< 16
     }
 
+    /// The 64-bit field `offset` bytes from the start.
     @inlinable
     public func littleEndianUInt64(at offset: Int) -> UInt64 {
         UInt64(littleEndianUInt32(at: offset)) | UInt64(littleEndianUInt32(at: offset &+ 4)) &<< 32
     }
 
+    /// The 128-bit field (a UUID, a key) `offset` bytes from the start.
     @inlinable
     public func littleEndianUInt128(at offset: Int) -> UInt128 {
         UInt128(littleEndianUInt64(at: offset)) | UInt128(littleEndianUInt64(at: offset &+ 8)) &<< 64
@@ -133,12 +146,14 @@ extension Span<UInt8> {
         return littleEndianUInt16(at: field.lowerBound)
     }
 
+    /// A 32-bit field named by the octets it covers.
     @inlinable
     public func littleEndianUInt32(at field: Range<Int>) -> UInt32 {
         assert(field.count == 4, "a 32-bit field covers four octets")
         return littleEndianUInt32(at: field.lowerBound)
     }
 
+    /// A 128-bit field named by the octets it covers.
     @inlinable
     public func littleEndianUInt128(at field: Range<Int>) -> UInt128 {
         assert(field.count == 16, "a 128-bit field covers sixteen octets")

@@ -12,6 +12,7 @@ import CSwiftATTCrypto
 public struct CMAC: Sendable {
     private let key: UInt128
 
+    /// A MAC under `key`, most significant octet first as RFC 4493 writes it.
     public init(key: UInt128) {
         self.key = key
     }

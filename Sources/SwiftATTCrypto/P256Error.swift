@@ -28,7 +28,9 @@ public enum P256Error: Error, Equatable, Sendable, CustomStringConvertible {
         case outOfRange
     }
 
+    /// A public key failed a check: the peer's, refused before any ECDH.
     case invalidPublicKey(PublicKeyFault)
+    /// A private key is not a scalar of the curve's group.
     case invalidPrivateKey(PrivateKeyFault)
 
     public var description: String {

@@ -13,6 +13,7 @@ import SwiftATTCore
 /// with any Swift value. The description shows only the public key.
 public struct P256KeyPair: Sendable, CustomStringConvertible {
     private let privateKey: [UInt8]
+    /// The public key, to send in the Pairing Public Key PDU.
     public let publicKey: P256PublicKey
 
     /// A fresh key pair from libcrypto's private random generator (its DRBG, seeded by

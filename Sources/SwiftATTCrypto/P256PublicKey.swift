@@ -12,6 +12,7 @@ public struct P256PublicKey: Sendable, Hashable {
     /// The y-coordinate, 32 octets, most significant first.
     public let y: [UInt8]
 
+    /// A key from its two coordinates, unchecked: call `validate()` before trusting a peer's.
     public init(x: [UInt8], y: [UInt8]) {
         self.x = x
         self.y = y

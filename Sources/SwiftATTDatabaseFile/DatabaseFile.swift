@@ -15,11 +15,14 @@ public struct DatabaseFile: Sendable {
         public let characteristic: BluetoothUUID
         /// The descriptor's UUID when a descriptor was written.
         public let descriptor: BluetoothUUID?
+        /// The attribute handle written.
         public let handle: UInt16
         /// The whole new value.
         public let value: [UInt8]
+        /// How the client wrote it: a Write Request, a Write Command, a signed or a queued write.
         public let kind: GATTWriteContext.Kind
 
+        /// A write as the server saw it.
         public init(characteristic: BluetoothUUID, descriptor: BluetoothUUID?, handle: UInt16, value: [UInt8], kind: GATTWriteContext.Kind) {
             self.characteristic = characteristic
             self.descriptor = descriptor

@@ -5,8 +5,10 @@ import SwiftATTJSON
 public struct DatabaseFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The key path of the value at fault; empty for the document as a whole.
     public let path: String
+    /// What is wrong there, in a sentence a user can act on.
     public let message: String
 
+    /// An error saying `message` about the value at key path `path`.
     public init(_ message: String, at path: String) {
         self.path = path
         self.message = message

@@ -49,20 +49,31 @@ public enum ATTBearerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// name, as the Disconnection Complete event reports it. The ATT layer does not import
     /// HCI, so the host passes the name along with the code.
     public struct DisconnectReason: Hashable, Sendable, CustomStringConvertible {
+        /// The HCI error code.
         public var code: UInt8
+        /// The code's name in the spec, for messages.
         public var name: String
 
+        /// A reason of `code`, named `name`.
         public init(code: UInt8, name: String) {
             self.code = code
             self.name = name
         }
 
+        /// Connection Timeout (0x08): the link's supervision timeout expired.
         public static let connectionTimeout = DisconnectReason(code: 0x08, name: "Connection Timeout")
+        /// Remote User Terminated Connection (0x13): the peer closed the link.
         public static let remoteUserTerminated = DisconnectReason(code: 0x13, name: "Remote User Terminated Connection")
+        /// Remote Device Terminated Connection due to Low Resources (0x14).
         public static let remoteLowResources = DisconnectReason(code: 0x14, name: "Remote Device Terminated Connection due to Low Resources")
+        /// Remote Device Terminated Connection due to Power Off (0x15).
         public static let remotePowerOff = DisconnectReason(code: 0x15, name: "Remote Device Terminated Connection due to Power Off")
+        /// Connection Terminated By Local Host (0x16): this host closed the link.
         public static let localHostTerminated = DisconnectReason(code: 0x16, name: "Connection Terminated By Local Host")
+        /// Connection Terminated due to MIC Failure (0x3D): a packet failed its integrity check on
+        /// an encrypted link.
         public static let messageIntegrityCheckFailed = DisconnectReason(code: 0x3D, name: "Connection Terminated due to MIC Failure")
+        /// Connection Failed to be Established (0x3E).
         public static let failedToBeEstablished = DisconnectReason(code: 0x3E, name: "Connection Failed to be Established")
 
         /// `Remote User Terminated Connection (0x13)`.

@@ -8,11 +8,17 @@ import SwiftATTCore
 public struct Attribute: Sendable {
     /// What the attribute is within the GATT hierarchy.
     public enum Role: Sendable, Hashable {
+        /// A primary service's declaration.
         case primaryService
+        /// A secondary service's declaration.
         case secondaryService
+        /// An include declaration.
         case include
+        /// A characteristic's declaration.
         case characteristicDeclaration
+        /// A characteristic's value.
         case characteristicValue
+        /// A characteristic descriptor.
         case descriptor
     }
 
@@ -35,10 +41,13 @@ public struct Attribute: Sendable {
         case serviceChanged
     }
 
+    /// The attribute's handle in the database.
     public let handle: UInt16
     /// The attribute type, 16 or 128 bits as it appears on the wire.
     public let type: BluetoothUUID
+    /// What the attribute is in the GATT hierarchy.
     public let role: Role
+    /// Whether it may be read and written, and what the link needs first.
     public let permissions: AttributePermissions
     /// The last handle of the group this attribute starts: the service's for a service
     /// declaration, the characteristic definition's for a characteristic declaration,

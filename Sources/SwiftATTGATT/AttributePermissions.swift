@@ -24,11 +24,13 @@ public struct AttributePermissions: Sendable, Hashable {
 
     /// The requirements for reading or for writing.
     public struct Access: Sendable, Hashable {
+        /// What the link must provide.
         public var requirements: Requirements
         /// The shortest encryption key accepted, in octets (7–16); checked only when the
         /// access requires encryption or authentication.
         public var minimumKeySize: Int
 
+        /// An access with `requirements`, accepting keys of `minimumKeySize` octets or more.
         public init(_ requirements: Requirements = [], minimumKeySize: Int = 7) {
             self.requirements = requirements
             self.minimumKeySize = minimumKeySize
@@ -36,9 +38,13 @@ public struct AttributePermissions: Sendable, Hashable {
 
         /// No requirement beyond the permission itself.
         public static let open = Access()
+        /// An encrypted link.
         public static let encrypted = Access(.encryption)
+        /// An encrypted link with an authenticated (MITM-protected) key.
         public static let authenticated = Access(.authentication)
+        /// A client the application authorized.
         public static let authorized = Access(.authorization)
+        /// Security mode 1 level 4: authenticated LE Secure Connections with a 128-bit key.
         public static let secureConnections = Access(.secureConnections, minimumKeySize: 16)
 
         /// The error for a client on a link with `security`, or `nil` when it may proceed.
@@ -77,9 +83,12 @@ public struct AttributePermissions: Sendable, Hashable {
         }
     }
 
+    /// What reading needs; `nil`: the value cannot be read.
     public var read: Access?
+    /// What writing needs; `nil`: the value cannot be written.
     public var write: Access?
 
+    /// Permissions for reading and writing; an absent one is never permitted.
     public init(read: Access? = nil, write: Access? = nil) {
         self.read = read
         self.write = write
@@ -87,7 +96,10 @@ public struct AttributePermissions: Sendable, Hashable {
 
     /// Neither readable nor writable (Service Changed's value, for one).
     public static let none = AttributePermissions()
+    /// Readable by anyone, never writable.
     public static let readable = AttributePermissions(read: .open)
+    /// Writable by anyone, never readable.
     public static let writable = AttributePermissions(write: .open)
+    /// Readable and writable by anyone.
     public static let readWrite = AttributePermissions(read: .open, write: .open)
 }

@@ -22,6 +22,7 @@ public struct GATTBondedClient: Sendable, Hashable {
         /// Never empty: a client that unsubscribed has no entry.
         public var configuration: GATTClientConfiguration
 
+        /// A subscription of `configuration` to the value at `valueHandle`.
         public init(valueHandle: UInt16, characteristic: BluetoothUUID, configuration: GATTClientConfiguration) {
             self.valueHandle = valueHandle
             self.characteristic = characteristic
@@ -43,6 +44,8 @@ public struct GATTBondedClient: Sendable, Hashable {
     /// The Database Hash (Part G §7.3) of the database the handles are in.
     public var databaseHash: UInt128
 
+    /// What the server keeps for a bonded client; the defaults are a client that has subscribed to
+    /// nothing and knows the database.
     public init(subscriptions: [Subscription] = [], clientSupportedFeatures: [UInt8] = [0], changeAware: Bool = true,
                 serviceChangeOwed: ClosedRange<UInt16>? = nil, databaseHash: UInt128) {
         self.subscriptions = subscriptions

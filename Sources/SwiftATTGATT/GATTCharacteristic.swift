@@ -11,12 +11,17 @@ import SwiftATTCore
 /// (`GATTDescriptor.extendedProperties()` and friends) in `descriptors` to choose where
 /// it goes or, for the configuration descriptors, its permissions.
 public final class GATTCharacteristic: Sendable {
+    /// The characteristic's type.
     public let uuid: BluetoothUUID
+    /// What clients may do with the value, as the declaration announces it.
     public let properties: Properties
+    /// The Extended Properties descriptor's bits (reliable write, writable auxiliaries).
     public let extendedProperties: ExtendedProperties
     /// What the server enforces on the value; derived from `properties` unless given.
     public let permissions: AttributePermissions
+    /// Where the value comes from and how long it may be.
     public let value: GATTValue
+    /// The descriptors, in the order they get handles.
     public let descriptors: [GATTDescriptor]
 
     /// A characteristic. Without `permissions`, the value is readable (no security) when
@@ -62,11 +67,17 @@ extension GATTCharacteristic {
 
         /// The value may be broadcast (Server Characteristic Configuration descriptor).
         public static let broadcast = Properties(rawValue: 0x01)
+        /// The value may be read.
         public static let read = Properties(rawValue: 0x02)
+        /// The value may be written with Write Command (no answer).
         public static let writeWithoutResponse = Properties(rawValue: 0x04)
+        /// The value may be written with Write Request.
         public static let write = Properties(rawValue: 0x08)
+        /// The server notifies the value to subscribed clients.
         public static let notify = Properties(rawValue: 0x10)
+        /// The server indicates the value to subscribed clients, who confirm it.
         public static let indicate = Properties(rawValue: 0x20)
+        /// The value may be written with Signed Write Command.
         public static let authenticatedSignedWrites = Properties(rawValue: 0x40)
         /// More properties are in the Extended Properties descriptor.
         public static let extendedProperties = Properties(rawValue: 0x80)

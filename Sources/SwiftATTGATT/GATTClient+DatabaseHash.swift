@@ -29,6 +29,7 @@ extension GATTClient {
 
         var core = GATTProcedureCore<Output>(roundTripLimit: 1)
 
+        /// A procedure comparing the server's Database Hash with `cached`.
         public init(cached: [UInt8]?, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.cached = cached

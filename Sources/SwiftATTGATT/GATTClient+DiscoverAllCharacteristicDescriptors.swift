@@ -27,6 +27,7 @@ extension GATTClient {
             core = GATTProcedureCore(roundTripLimit: (range?.count ?? 0) + 1)
         }
 
+        /// A procedure finding `characteristic`'s descriptors.
         public init(characteristic: Characteristic, mtu: Int) {
             self.init(range: characteristic.descriptorHandles, mtu: mtu)
         }

@@ -35,6 +35,7 @@ extension GATTClient {
             static let lengths = [uuid.lowerBound + 2, uuid.lowerBound + 16]
         }
 
+        /// A procedure finding the characteristics in `range`, of type `uuid` when given.
         public init(range: ClosedRange<UInt16>, uuid: BluetoothUUID? = nil, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.range = range
@@ -43,6 +44,7 @@ extension GATTClient {
             core = GATTProcedureCore(roundTripLimit: range.count + 1)
         }
 
+        /// A procedure finding `service`'s characteristics, of type `uuid` when given.
         public init(service: Service, uuid: BluetoothUUID? = nil, mtu: Int) {
             self.init(range: service.handles, uuid: uuid, mtu: mtu)
         }

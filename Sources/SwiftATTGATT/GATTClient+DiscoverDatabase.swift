@@ -17,6 +17,7 @@ extension GATTClient {
         public typealias Output = GATTClientDatabase
 
         public let mtu: Int
+        /// The handles searched.
         public let range: ClosedRange<UInt16>
 
         /// The procedure running now, and where its result goes.
@@ -32,6 +33,7 @@ extension GATTClient {
         /// Services in discovery order (primary ones in handle order, then secondary).
         var records: [GATTClientDatabase.ServiceRecord] = []
 
+        /// A procedure discovering everything in `range`.
         public init(range: ClosedRange<UInt16> = 0x0001...0xFFFF, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.range = range

@@ -19,12 +19,15 @@ extension GATTClient {
         public let mtu: Int
         /// `nil`: every primary service.
         public let uuid: BluetoothUUID?
+        /// The handles searched.
         public let range: ClosedRange<UInt16>
 
         var core: GATTProcedureCore<Output>
         var cursor: GATTProcedureCursor
         var found: [Service] = []
 
+        /// A procedure finding the primary services in `range`, only those of type `uuid` when
+        /// given.
         public init(uuid: BluetoothUUID? = nil, range: ClosedRange<UInt16> = 0x0001...0xFFFF, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.uuid = uuid

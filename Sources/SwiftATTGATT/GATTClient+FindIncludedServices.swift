@@ -39,6 +39,7 @@ extension GATTClient {
             static let lengths = [endGroupHandle.upperBound, serviceUUID.upperBound]
         }
 
+        /// A procedure finding the include declarations in `range`.
         public init(range: ClosedRange<UInt16>, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.range = range
@@ -47,6 +48,7 @@ extension GATTClient {
             core = GATTProcedureCore(roundTripLimit: 2 * range.count + 1)
         }
 
+        /// A procedure finding the services `service` includes.
         public init(service: Service, mtu: Int) {
             self.init(range: service.handles, mtu: mtu)
         }

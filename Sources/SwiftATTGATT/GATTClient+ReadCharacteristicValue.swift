@@ -10,10 +10,12 @@ extension GATTClient {
         public typealias Output = [UInt8]
 
         public let mtu: Int
+        /// The value's handle.
         public let handle: UInt16
 
         var core = GATTProcedureCore<Output>(roundTripLimit: 1)
 
+        /// A procedure reading the value at `handle`.
         public init(handle: UInt16, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.handle = handle

@@ -14,6 +14,7 @@ extension GATTClient {
         public typealias Output = [UInt8]
 
         public let mtu: Int
+        /// The value's handle.
         public let handle: UInt16
         /// Where the read starts within the value; the result is the value from there.
         public let offset: UInt16
@@ -23,6 +24,7 @@ extension GATTClient {
         /// Read Blob Requests sent so far.
         var blobs = 0
 
+        /// A procedure reading the value at `handle` from `offset` to its end.
         public init(handle: UInt16, offset: UInt16 = 0, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.handle = handle

@@ -14,11 +14,14 @@ extension GATTClient {
         public typealias Output = [[UInt8]]
 
         public let mtu: Int
+        /// The values' handles, in order.
         public let handles: [UInt16]
+        /// Each value's length, known beforehand: the response does not carry them.
         public let lengths: [Int]
 
         var core = GATTProcedureCore<Output>(roundTripLimit: 1)
 
+        /// A procedure reading `values`, each of a known length.
         public init(_ values: [(handle: UInt16, length: Int)], mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             handles = values.map(\.handle)

@@ -16,6 +16,7 @@ extension GATTClient {
         public typealias Output = [[UInt8]]
 
         public let mtu: Int
+        /// The values' handles, in order.
         public let handles: [UInt16]
 
         var core = GATTProcedureCore<Output>(roundTripLimit: .max)
@@ -29,6 +30,7 @@ extension GATTClient {
         /// The read completing `incomplete.first`.
         var completion: ReadLongCharacteristicValues?
 
+        /// A procedure reading the values at `handles`.
         public init(handles: [UInt16], mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.handles = handles

@@ -16,13 +16,16 @@ extension GATTClient {
         public typealias Output = [HandleValue]
 
         public let mtu: Int
+        /// The characteristic type read.
         public let uuid: BluetoothUUID
+        /// The handles searched.
         public let range: ClosedRange<UInt16>
 
         var core: GATTProcedureCore<Output>
         var cursor: GATTProcedureCursor
         var found: [HandleValue] = []
 
+        /// A procedure reading every value of type `uuid` in `range`.
         public init(uuid: BluetoothUUID, range: ClosedRange<UInt16> = 0x0001...0xFFFF, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.uuid = uuid

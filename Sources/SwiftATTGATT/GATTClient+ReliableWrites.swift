@@ -15,10 +15,14 @@ extension GATTClient {
 
         /// One value to write: where, what, and from which offset within the value.
         public struct Write: Sendable, Hashable {
+            /// The value's handle.
             public var handle: UInt16
+            /// The bytes to write.
             public var value: [UInt8]
+            /// Where in the value they go.
             public var offset: UInt16
 
+            /// A write of `value` at `offset` of the value at `handle`.
             public init(handle: UInt16, value: [UInt8], offset: UInt16 = 0) {
                 self.handle = handle
                 self.value = value
@@ -27,11 +31,13 @@ extension GATTClient {
         }
 
         public let mtu: Int
+        /// The writes, executed together or not at all.
         public let writes: [Write]
 
         var core: GATTProcedureCore<Output>
         var prepared: GATTProcedurePreparedWrites
 
+        /// A procedure writing `writes` as one.
         public init(_ writes: [Write], mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.writes = writes

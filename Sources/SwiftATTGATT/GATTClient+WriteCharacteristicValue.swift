@@ -10,11 +10,14 @@ extension GATTClient {
         public typealias Output = Void
 
         public let mtu: Int
+        /// The value's handle.
         public let handle: UInt16
+        /// The bytes to write.
         public let value: [UInt8]
 
         var core = GATTProcedureCore<Output>(roundTripLimit: 1)
 
+        /// A procedure writing `value` to `handle` with Write Request.
         public init(handle: UInt16, value: [UInt8], mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.handle = handle

@@ -14,12 +14,15 @@ extension GATTClient {
         public let mtu: Int
         /// The descriptor's handle.
         public let handle: UInt16
+        /// The subscription to write: notification, indication, both or none.
         public let configuration: GATTClientConfiguration
         /// The characteristic's properties, when known, to refuse bits it lacks.
         public let properties: GATTCharacteristic.Properties?
 
         var write: WriteCharacteristicValue
 
+        /// A procedure writing `configuration` to the descriptor at `handle`; with the
+        /// characteristic's `properties`, it refuses a subscription they do not allow.
         public init(handle: UInt16, configuration: GATTClientConfiguration, properties: GATTCharacteristic.Properties? = nil, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.handle = handle

@@ -13,7 +13,9 @@ extension GATTClient {
         public typealias Output = Void
 
         public let mtu: Int
+        /// The value's handle.
         public let handle: UInt16
+        /// The bytes to write.
         public let value: [UInt8]
         /// Where the value goes within the attribute's value.
         public let offset: UInt16
@@ -21,6 +23,7 @@ extension GATTClient {
         var core: GATTProcedureCore<Output>
         var writes: GATTProcedurePreparedWrites
 
+        /// A procedure writing `value` at `offset` of the value at `handle`, in prepared parts.
         public init(handle: UInt16, value: [UInt8], offset: UInt16 = 0, mtu: Int) {
             self.mtu = GATTClient.clamp(mtu)
             self.handle = handle

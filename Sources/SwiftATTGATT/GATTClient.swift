@@ -16,6 +16,7 @@ import SwiftATTCore
 public enum GATTClient {
     /// A service the client discovered: Part G §3.1.
     public struct Service: Sendable, Hashable {
+        /// The service's type.
         public var uuid: BluetoothUUID
         /// The service declaration's handle through the service's last handle.
         public var handles: ClosedRange<UInt16>
@@ -23,6 +24,7 @@ public enum GATTClient {
         /// service).
         public var isPrimary: Bool
 
+        /// A service of `uuid` over `handles`.
         public init(uuid: BluetoothUUID, handles: ClosedRange<UInt16>, isPrimary: Bool = true) {
             self.uuid = uuid
             self.handles = handles
@@ -36,8 +38,10 @@ public enum GATTClient {
         public var declarationHandle: UInt16
         /// The included service's handles, its declaration first.
         public var handles: ClosedRange<UInt16>
+        /// The included service's type.
         public var uuid: BluetoothUUID
 
+        /// An include declaration at `declarationHandle` of the service over `handles`.
         public init(declarationHandle: UInt16, handles: ClosedRange<UInt16>, uuid: BluetoothUUID) {
             self.declarationHandle = declarationHandle
             self.handles = handles
@@ -49,13 +53,18 @@ public enum GATTClient {
     /// last handle of its definition, which the client derives from the next declaration
     /// or the end of the service (§4.6.1).
     public struct Characteristic: Sendable, Hashable {
+        /// The characteristic's type.
         public var uuid: BluetoothUUID
+        /// The characteristic declaration's handle.
         public var declarationHandle: UInt16
+        /// The value's handle: what reads, writes and notifications name.
         public var valueHandle: UInt16
         /// The last handle of the definition: its last descriptor, or the value handle.
         public var endHandle: UInt16
+        /// What the server allows with the value.
         public var properties: GATTCharacteristic.Properties
 
+        /// A characteristic as the declaration and the next one described it.
         public init(
             uuid: BluetoothUUID, declarationHandle: UInt16, valueHandle: UInt16, endHandle: UInt16,
             properties: GATTCharacteristic.Properties
@@ -76,9 +85,12 @@ public enum GATTClient {
 
     /// A characteristic descriptor: its handle and type (Part G §3.3.3).
     public struct Descriptor: Sendable, Hashable {
+        /// The descriptor's handle.
         public var handle: UInt16
+        /// The descriptor's type.
         public var uuid: BluetoothUUID
 
+        /// A descriptor at `handle` of type `uuid`.
         public init(handle: UInt16, uuid: BluetoothUUID) {
             self.handle = handle
             self.uuid = uuid
@@ -87,9 +99,12 @@ public enum GATTClient {
 
     /// One attribute's handle and value, as Read Using Characteristic UUID returns them.
     public struct HandleValue: Sendable, Hashable {
+        /// The attribute's handle.
         public var handle: UInt16
+        /// Its value.
         public var value: [UInt8]
 
+        /// The value at `handle`.
         public init(handle: UInt16, value: [UInt8]) {
             self.handle = handle
             self.value = value

@@ -4,7 +4,9 @@ public struct GATTClientConfiguration: OptionSet, Sendable, Hashable {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Notifications: the server pushes the value unconfirmed.
     public static let notification = GATTClientConfiguration(rawValue: 0x0001)
+    /// Indications: the server pushes the value and waits for a confirmation.
     public static let indication = GATTClientConfiguration(rawValue: 0x0002)
 
     /// The two octets of the descriptor value.

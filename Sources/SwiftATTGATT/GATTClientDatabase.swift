@@ -13,11 +13,14 @@ import SwiftATTCore
 public struct GATTClientDatabase: Sendable, Hashable {
     /// A service and what was discovered inside it.
     public struct ServiceRecord: Sendable, Hashable {
+        /// The service.
         public var service: GATTClient.Service
+        /// The services it includes.
         public var includedServices: [GATTClient.IncludedService]
         /// In handle order.
         public var characteristics: [CharacteristicRecord]
 
+        /// A record of `service` and what was found in it.
         public init(
             service: GATTClient.Service, includedServices: [GATTClient.IncludedService] = [],
             characteristics: [CharacteristicRecord] = []
@@ -30,10 +33,12 @@ public struct GATTClientDatabase: Sendable, Hashable {
 
     /// A characteristic and its descriptors.
     public struct CharacteristicRecord: Sendable, Hashable {
+        /// The characteristic.
         public var characteristic: GATTClient.Characteristic
         /// In handle order.
         public var descriptors: [GATTClient.Descriptor]
 
+        /// A record of `characteristic` and its descriptors.
         public init(characteristic: GATTClient.Characteristic, descriptors: [GATTClient.Descriptor] = []) {
             self.characteristic = characteristic
             self.descriptors = descriptors
@@ -63,6 +68,8 @@ public struct GATTClientDatabase: Sendable, Hashable {
     /// any invalidation clears it.
     public var databaseHash: [UInt8]?
 
+    /// A cache of `services` (overlapping ones replace earlier ones) and the hash they were read
+    /// under.
     public init(services: [ServiceRecord] = [], databaseHash: [UInt8]? = nil) {
         for record in services { insert(record) }
         self.databaseHash = databaseHash

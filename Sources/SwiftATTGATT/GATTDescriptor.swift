@@ -18,8 +18,11 @@ public final class GATTDescriptor: Sendable {
         case other
     }
 
+    /// The descriptor's type.
     public let uuid: BluetoothUUID
+    /// Whether it may be read and written, and what the link needs first.
     public let permissions: AttributePermissions
+    /// Where the value comes from and how long it may be.
     public let value: GATTValue
     let kind: Kind
 

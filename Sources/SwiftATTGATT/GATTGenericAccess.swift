@@ -8,6 +8,8 @@ public struct GATTGenericAccess: Sendable, Hashable {
     /// Whether clients may write the Device Name (§12.1 allows it; off by default).
     public var deviceNameWritable: Bool
 
+    /// The GAP service's values; by default named swift-att, of unknown appearance, name not
+    /// writable.
     public init(deviceName: String = "swift-att", appearance: UInt16 = 0x0000, deviceNameWritable: Bool = false) {
         self.deviceName = deviceName
         self.appearance = appearance

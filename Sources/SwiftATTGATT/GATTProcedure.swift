@@ -23,6 +23,7 @@ import SwiftATTPDU
 public protocol GATTProcedure: Sendable {
     /// What the procedure produces.
     associatedtype Output: Sendable
+    /// What each call returns: a request to send, the output, or the failure.
     typealias Step = GATTProcedureStep<Output>
 
     /// The ATT_MTU the procedure sizes its requests and reads its responses by.

@@ -14,6 +14,7 @@ public struct GATTReadContext: Sendable {
     /// The request that caused the read (Read, Read Blob, Read By Type, Read Multiple, …).
     public let request: ATTOpcode
 
+    /// A read of `handle` by `connection`.
     public init(connection: GATTServer.ConnectionID, handle: UInt16, offset: Int, request: ATTOpcode) {
         self.connection = connection
         self.handle = handle

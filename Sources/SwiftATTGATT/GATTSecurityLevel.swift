@@ -14,11 +14,13 @@ public enum GATTSecurityLevel: Sendable, Hashable {
     /// mode 1 level 4 when `keySize` is 16 (Part C §10.2.1).
     case secureConnections(keySize: Int)
 
+    /// The link is encrypted, whatever the key's origin.
     public var isEncrypted: Bool {
         if case .none = self { return false }
         return true
     }
 
+    /// The key came from authenticated (MITM-protected) pairing.
     public var isAuthenticated: Bool {
         switch self {
         case .authenticated, .secureConnections: return true

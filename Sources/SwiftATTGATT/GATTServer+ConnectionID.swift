@@ -2,8 +2,10 @@ extension GATTServer {
     /// Which client a request came from: the host's name for a connection, typically
     /// its HCI connection handle.
     public struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+        /// The host's number for the connection, typically its HCI connection handle.
         public let rawValue: UInt16
 
+        /// The connection numbered `rawValue`.
         public init(_ rawValue: UInt16) { self.rawValue = rawValue }
         public init(integerLiteral value: UInt16) { self.rawValue = value }
 

@@ -8,6 +8,7 @@ extension GATTServer {
         /// Octets of part values queued.
         public var octets: Int
 
+        /// Usage of `writes` prepared writes holding `octets` octets.
         public init(writes: Int, octets: Int) {
             self.writes = writes
             self.octets = octets

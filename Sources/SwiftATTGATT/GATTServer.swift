@@ -20,6 +20,7 @@ public final class GATTServer {
         /// Octets of prepared values one client may queue before Prepare Queue Full.
         public var prepareQueueByteLimit: Int
 
+        /// Limits for each client's prepare queue: 64 writes and 16 KiB by default.
         public init(prepareQueueLimit: Int = 64, prepareQueueByteLimit: Int = 16_384) {
             self.prepareQueueLimit = prepareQueueLimit
             self.prepareQueueByteLimit = prepareQueueByteLimit
@@ -89,7 +90,9 @@ public final class GATTServer {
         var pendingServiceChange: ClosedRange<UInt16>?
     }
 
+    /// The database served (`replaceDatabase` changes it).
     public internal(set) var database: GATTDatabase
+    /// The server's limits.
     public let configuration: Configuration
     /// Changes to clients' subscriptions the owner has not taken yet
     /// (`takeSubscriptionChanges()`), oldest first. The server hands them back rather than
@@ -112,6 +115,7 @@ public final class GATTServer {
     var connectionOrder: [ConnectionID] = []
     var bonds: [BluetoothAddress: BondedState] = [:]
 
+    /// A server of `database`, with no client connected.
     public init(database: GATTDatabase, configuration: Configuration = Configuration()) {
         self.database = database
         self.configuration = configuration

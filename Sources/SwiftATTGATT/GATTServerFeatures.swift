@@ -14,7 +14,10 @@ public struct GATTClientFeatures: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The client handles Robust Caching: it can be told its database is out of date (Part G
+    /// §2.5.2.1).
     public static let robustCaching = GATTClientFeatures(rawValue: 0x01)
+    /// The client supports Enhanced ATT bearers.
     public static let enhancedATT = GATTClientFeatures(rawValue: 0x02)
     /// The client takes Multiple Handle Value Notifications: the server may send one.
     public static let multipleHandleValueNotifications = GATTClientFeatures(rawValue: 0x04)

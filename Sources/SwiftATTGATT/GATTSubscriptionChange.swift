@@ -12,10 +12,14 @@ public struct GATTSubscriptionChange: Sendable {
         case databaseChanged
     }
 
+    /// The client whose subscription changed.
     public let connection: GATTServer.ConnectionID
+    /// The characteristic subscribed to.
     public let characteristic: GATTCharacteristic
+    /// The value's handle.
     public let valueHandle: UInt16
     /// The configuration now in force (empty: unsubscribed).
     public let configuration: GATTClientConfiguration
+    /// Why it changed.
     public let cause: Cause
 }

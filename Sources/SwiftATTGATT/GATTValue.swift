@@ -49,6 +49,7 @@ public struct GATTValue: Sendable {
     }
 
     let source: Source
+    /// How long the value may be.
     public let length: Length
 
     init(source: Source, length: Length) {

@@ -23,9 +23,12 @@ public struct GATTWriteContext: Sendable {
     /// `dynamic` value it is where the client's bytes go (a queued write joins the
     /// client's consecutive parts first).
     public let offset: Int
+    /// The bytes written: the whole new value for a value the server keeps.
     public let value: [UInt8]
+    /// How the value arrived.
     public let kind: Kind
 
+    /// A write of `value` to `handle` by `connection`.
     public init(connection: GATTServer.ConnectionID, handle: UInt16, offset: Int, value: [UInt8], kind: Kind) {
         self.connection = connection
         self.handle = handle

@@ -20,12 +20,14 @@ public struct ACLDataPacket: Sendable, Hashable, ByteEncodable {
 
     /// The 12-bit connection handle.
     public var handle: UInt16
+    /// Packet_Boundary_Flag: the first fragment of a frame, or a continuation.
     public var packetBoundary: PacketBoundary
     /// Broadcast_Flag, 0 for LE point-to-point traffic.
     public var broadcast: UInt8
     /// The fragment: a view into the parsed bytes.
     public var data: ArraySlice<UInt8>
 
+    /// A fragment for connection `handle` carrying `data`.
     public init(handle: UInt16, packetBoundary: PacketBoundary, broadcast: UInt8 = 0, data: ArraySlice<UInt8>) {
         self.handle = handle & 0x0FFF
         self.packetBoundary = packetBoundary

@@ -28,7 +28,9 @@ public enum BTSnoop {
 
     /// One captured HCI packet.
     public struct Record: Sendable, Hashable {
+        /// Sent by the host or received from the controller.
         public var direction: Direction
+        /// The H4 packet type: command, ACL, event…
         public var packetType: HCIPacketType
         /// The packet after its indicator.
         public var packet: ArraySlice<UInt8>
@@ -37,6 +39,7 @@ public enum BTSnoop {
         /// Set when the capture kept only part of the packet.
         public var originalLength: Int
 
+        /// A record of `packet`, taken at `timestamp` microseconds since the Unix epoch.
         public init(direction: Direction, packetType: HCIPacketType, packet: ArraySlice<UInt8>, timestamp: Int64) {
             self.direction = direction
             self.packetType = packetType
@@ -63,6 +66,7 @@ public enum BTSnoop {
         /// How many records have been read.
         public private(set) var index = 0
 
+        /// A reader of the capture in `bytes`; throws if the header is not btsnoop's.
         public init(_ bytes: ArraySlice<UInt8>) throws(HCIDecodingError) {
             guard bytes.count >= 16 else { throw .truncated("btsnoop header", need: 16, have: bytes.count) }
             guard bytes.prefix(8).elementsEqual(BTSnoop.magic) else { throw .notBTSnoop }
@@ -110,8 +114,10 @@ public enum BTSnoop {
     /// Builds a capture in memory: the header, then one record per `append`. The caller
     /// writes `bytes` (or what was appended since it last looked) to a file.
     public struct Writer: Sendable {
+        /// The capture so far: the header and every record appended.
         public private(set) var bytes: [UInt8]
 
+        /// A capture with the header alone (datalink 1002, H4).
         public init() {
             bytes = BTSnoop.magic
             bytes.append(bigEndian: 1)

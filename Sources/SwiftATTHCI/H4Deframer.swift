@@ -11,6 +11,7 @@ public struct H4Deframer: Sendable {
     @usableFromInline var buffer: [UInt8] = []
     @usableFromInline var start = 0
 
+    /// A deframer that has seen nothing.
     public init() {}
 
     /// Bytes received but not yet part of a complete packet.

@@ -5,7 +5,10 @@ import SwiftATTCore
 /// disconnection, encryption, remote reads) get Command Status at once and report their
 /// outcome later in an event of their own.
 public enum HCICommandCompletion: Sendable, Hashable {
+    /// Command Complete (§7.7.14) ends the command and carries its return parameters.
     case commandComplete
+    /// Command Status (§7.7.15) acknowledges the command; an event of its own reports the
+    /// outcome.
     case commandStatus
 }
 
@@ -17,7 +20,9 @@ public protocol HCICommand: Sendable {
     /// What this command's Command Complete event carries after its status.
     associatedtype ReturnParameters: HCIReturnParameters = HCIStatusReturn
 
+    /// The command's opcode: its OGF and OCF.
     static var opcode: HCIOpcode { get }
+    /// Whether Command Complete or Command Status answers the command.
     static var completion: HCICommandCompletion { get }
     /// Octets of parameters.
     var parametersLength: Int { get }
@@ -43,6 +48,7 @@ extension HCICommand {
 
 /// A command without parameters (Reset, Read BD_ADDR, …).
 public protocol HCIParameterlessCommand: HCICommand {
+    /// The command, which has nothing to set.
     init()
 }
 
@@ -67,8 +73,10 @@ public protocol HCIReturnParameters: Sendable {
 
 /// Return parameters that are only a status.
 public struct HCIStatusReturn: HCIReturnParameters, Hashable {
+    /// The command's status.
     public var status: HCIStatus
 
+    /// Return parameters of `status`.
     public init(status: HCIStatus) { self.status = status }
 
     public init(returnParameters: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {

@@ -1,7 +1,9 @@
 /// The event that answers a command (Core 5.4 Vol 4 Part E §4.4): Command Complete with
 /// its return parameters, or Command Status, whose outcome a later event reports.
 public enum HCICommandAnswer: Sendable, Hashable {
+    /// Command Complete, with the return parameters.
     case complete(CommandComplete)
+    /// Command Status: the command was accepted or refused; its own event reports the rest.
     case status(CommandStatus)
 }
 

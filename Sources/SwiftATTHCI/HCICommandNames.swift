@@ -5,6 +5,7 @@ public enum HCICommandNames {
     public struct Entry: Sendable {
         /// The spec's name, without the `HCI_` prefix and underscores.
         public let name: String
+        /// The command's type, which parses its parameters.
         public let type: any HCICommand.Type
 
         init(_ name: String, _ type: any HCICommand.Type) {
@@ -12,6 +13,7 @@ public enum HCICommandNames {
             self.type = type
         }
 
+        /// The command's opcode.
         public var opcode: HCIOpcode { type.opcode }
     }
 
@@ -96,6 +98,7 @@ public enum HCICommandNames {
     /// The known command with this opcode.
     public static func entry(for opcode: HCIOpcode) -> Entry? { byOpcode[opcode.rawValue] }
 
+    /// The spec's name of the command with this opcode, when known.
     public static func name(of opcode: HCIOpcode) -> String? { byOpcode[opcode.rawValue]?.name }
 }
 

@@ -3,9 +3,12 @@ import SwiftATTCore
 /// An HCI command packet: opcode, parameter length, parameters.
 /// Core 5.4 Vol 4 Part E §5.4.1.
 public struct HCICommandPacket: Sendable, Hashable, ByteEncodable {
+    /// The command's opcode.
     public var opcode: HCIOpcode
+    /// The parameters, after the header.
     public var parameters: ArraySlice<UInt8>
 
+    /// A command packet of `opcode` with `parameters`.
     public init(opcode: HCIOpcode, parameters: ArraySlice<UInt8>) {
         self.opcode = opcode
         self.parameters = parameters
@@ -35,9 +38,12 @@ public struct HCICommandPacket: Sendable, Hashable, ByteEncodable {
 /// An HCI event packet: event code, parameter length, parameters.
 /// Core 5.4 Vol 4 Part E §5.4.4.
 public struct HCIEventPacket: Sendable, Hashable, ByteEncodable {
+    /// The event code.
     public var code: UInt8
+    /// The parameters, after the header.
     public var parameters: ArraySlice<UInt8>
 
+    /// An event packet of `code` with `parameters`.
     public init(code: UInt8, parameters: ArraySlice<UInt8>) {
         self.code = code
         self.parameters = parameters

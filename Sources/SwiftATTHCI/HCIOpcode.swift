@@ -5,11 +5,14 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// The opcode of group `ogf` and command `ocf`.
     public init(ogf: UInt8, ocf: UInt16) {
         rawValue = UInt16(ogf & 0x3F) << 10 | (ocf & 0x3FF)
     }
 
+    /// The Opcode Group Field: bits 10–15 (0x08 for LE commands).
     public var ogf: UInt8 { UInt8(rawValue >> 10) }
+    /// The Opcode Command Field: bits 0–9.
     public var ocf: UInt16 { rawValue & 0x3FF }
 
     /// The spec's name of the command, when swift-att knows it.

@@ -2,9 +2,12 @@
 /// after the indicator. The bytes are usually a view into the transport's receive
 /// buffer, so handing a packet up the stack copies nothing.
 public struct HCIPacket: Sendable, Hashable {
+    /// Command, ACL, SCO, event or ISO.
     public var type: HCIPacketType
+    /// The packet after its H4 indicator.
     public var bytes: ArraySlice<UInt8>
 
+    /// A packet of `type`.
     public init(type: HCIPacketType, bytes: ArraySlice<UInt8>) {
         self.type = type
         self.bytes = bytes

@@ -6,29 +6,51 @@ public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
     public let rawValue: UInt8
 
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The status code `rawValue`.
     public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// Success (0x00).
     public static let success = HCIStatus(0x00)
+    /// Unknown HCI Command (0x01).
     public static let unknownCommand = HCIStatus(0x01)
+    /// Unknown Connection Identifier (0x02).
     public static let unknownConnectionIdentifier = HCIStatus(0x02)
+    /// Hardware Failure (0x03).
     public static let hardwareFailure = HCIStatus(0x03)
+    /// Authentication Failure (0x05).
     public static let authenticationFailure = HCIStatus(0x05)
+    /// PIN or Key Missing (0x06).
     public static let pinOrKeyMissing = HCIStatus(0x06)
+    /// Memory Capacity Exceeded (0x07).
     public static let memoryCapacityExceeded = HCIStatus(0x07)
+    /// Connection Timeout (0x08).
     public static let connectionTimeout = HCIStatus(0x08)
+    /// Command Disallowed (0x0C).
     public static let commandDisallowed = HCIStatus(0x0C)
+    /// Unsupported Feature or Parameter Value (0x11).
     public static let unsupportedFeatureOrParameterValue = HCIStatus(0x11)
+    /// Invalid HCI Command Parameters (0x12).
     public static let invalidCommandParameters = HCIStatus(0x12)
+    /// Remote User Terminated Connection (0x13).
     public static let remoteUserTerminatedConnection = HCIStatus(0x13)
+    /// Connection Terminated By Local Host (0x16).
     public static let connectionTerminatedByLocalHost = HCIStatus(0x16)
+    /// Unspecified Error (0x1F).
     public static let unspecifiedError = HCIStatus(0x1F)
+    /// Insufficient Security (0x2F).
     public static let insufficientSecurity = HCIStatus(0x2F)
+    /// Unacceptable Connection Parameters (0x3B).
     public static let unacceptableConnectionParameters = HCIStatus(0x3B)
+    /// Connection Terminated due to MIC Failure (0x3D).
     public static let connectionTerminatedDueToMICFailure = HCIStatus(0x3D)
+    /// Connection Failed to be Established / Synchronization Timeout (0x3E).
     public static let connectionFailedToBeEstablished = HCIStatus(0x3E)
+    /// Unknown Advertising Identifier (0x42).
     public static let unknownAdvertisingIdentifier = HCIStatus(0x42)
+    /// Operation Cancelled by Host (0x44).
     public static let operationCancelledByHost = HCIStatus(0x44)
 
+    /// Whether the code is Success (0x00).
     public var isSuccess: Bool { rawValue == 0 }
 
     /// The spec's name ("Connection Failed to be Established").

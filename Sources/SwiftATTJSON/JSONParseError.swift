@@ -1,5 +1,6 @@
 /// Why text is not JSON, and where: `offset` counts characters from the start (0-based).
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the text.
     public enum Reason: Hashable, Sendable {
         /// The text ended where `expected` was due.
         case unexpectedEndOfInput(expected: String)
@@ -23,10 +24,12 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
         case nestingTooDeep(limit: Int)
     }
 
+    /// What is wrong.
     public let reason: Reason
     /// Characters (grapheme clusters) before the fault.
     public let offset: Int
 
+    /// An error for `reason`, found `offset` characters from the start.
     public init(_ reason: Reason, offset: Int) {
         self.reason = reason
         self.offset = offset

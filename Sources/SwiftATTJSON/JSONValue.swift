@@ -4,11 +4,17 @@
 /// Foundation. Numbers without a fraction or exponent that fit an `Int` are `.integer`;
 /// every other number is `.double`.
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number with no fraction or exponent that fits an `Int`.
     case integer(Int)
+    /// Any other number.
     case double(Double)
+    /// A string, its escapes decoded.
     case string(String)
+    /// An array's elements, in order.
     case array([JSONValue])
     /// Members in insertion order; `parse` rejects duplicate keys.
     case object([JSONMember])
@@ -41,9 +47,12 @@ public enum JSONValue: Hashable, Sendable {
 
 /// One `"key": value` member of a JSON object.
 public struct JSONMember: Hashable, Sendable {
+    /// The member's name.
     public var key: String
+    /// The member's value.
     public var value: JSONValue
 
+    /// A member named `key` holding `value`.
     public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value

@@ -7,6 +7,8 @@ import SwiftATTCore
 /// identifier: an unknown code or unparseable command gets `commandNotUnderstood`, a
 /// Disconnection Request for a channel that is not open gets `invalidCIDInRequest`.
 public enum CommandReject: Sendable, Hashable {
+    /// The command's code is unknown, or it is not one this device takes (a response it
+    /// did not ask for, a command its role does not accept).
     case commandNotUnderstood
     /// The command was longer than the rejecting device's signaling MTU, which it states.
     case signalingMTUExceeded(actualMTU: UInt16)
@@ -14,6 +16,7 @@ public enum CommandReject: Sendable, Hashable {
     /// rejecting device's end (the request's Destination CID), `remoteCID` the other's.
     case invalidCIDInRequest(localCID: UInt16, remoteCID: UInt16)
 
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.commandReject
 
     /// Where the fields sit in the command's data.
@@ -25,6 +28,7 @@ public enum CommandReject: Sendable, Hashable {
         static var remoteCID: Range<Int> { 4..<6 }
     }
 
+    /// The Reason field: which of the three cases this is.
     public var reason: CommandRejectReason {
         switch self {
         case .commandNotUnderstood: return .commandNotUnderstood

@@ -1,8 +1,11 @@
 /// Why a signaling command was rejected: the Reason of Command Reject. Core 5.4 Vol 3
 /// Part A §4.1. 0x0003–0xFFFF are reserved and fail to decode.
 public enum CommandRejectReason: UInt16, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Command not understood.
     case commandNotUnderstood = 0x0000
+    /// Signaling MTU exceeded.
     case signalingMTUExceeded = 0x0001
+    /// Invalid CID in request.
     case invalidCIDInRequest = 0x0002
 
     /// The name the spec gives the reason.

@@ -6,13 +6,19 @@ import SwiftATTCore
 /// Only a central may accept it; a peripheral that receives one answers Command Reject
 /// "command not understood" (`LESignalingResponder`).
 public struct ConnectionParameterUpdateRequest: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.connectionParameterUpdateRequest
 
+    /// The least connection interval asked for, in 1.25 ms units.
     public var intervalMin: UInt16
+    /// The greatest connection interval asked for, in 1.25 ms units.
     public var intervalMax: UInt16
+    /// The connection events the peripheral may skip.
     public var peripheralLatency: UInt16
+    /// The supervision timeout, in 10 ms units.
     public var timeoutMultiplier: UInt16
 
+    /// A request for these parameters, in HCI's units.
     public init(intervalMin: UInt16, intervalMax: UInt16, peripheralLatency: UInt16, timeoutMultiplier: UInt16) {
         self.intervalMin = intervalMin
         self.intervalMax = intervalMax

@@ -3,10 +3,13 @@ import SwiftATTCore
 /// L2CAP_CONNECTION_PARAMETER_UPDATE_RSP: the central's answer to a peripheral's
 /// Connection Parameter Update Request. Core 5.4 Vol 3 Part A §4.21.
 public struct ConnectionParameterUpdateResponse: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.connectionParameterUpdateResponse
 
+    /// What became of the request: success, or why it was refused.
     public var result: ConnectionParameterUpdateResult
 
+    /// An answer saying whether the central accepted the parameters.
     public init(result: ConnectionParameterUpdateResult) {
         self.result = result
     }

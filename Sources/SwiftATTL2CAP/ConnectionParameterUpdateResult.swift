@@ -3,6 +3,7 @@
 public enum ConnectionParameterUpdateResult: UInt16, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The central will start the LE Connection Update procedure.
     case accepted = 0x0000
+    /// The central refused the parameters.
     case rejected = 0x0001
 
     /// The name the spec gives the result.

@@ -21,8 +21,11 @@ import SwiftATTCore
 public struct CreditBasedChannel: Sendable {
     /// Open, or ended. `closing` has ended but owes its owner the `.disconnect` action.
     public enum State: Sendable, Hashable {
+        /// Carrying SDUs.
         case open
+        /// Ended for this reason; the owner still has to send the disconnection.
         case closing(CreditBasedChannelCloseReason)
+        /// Ended for this reason, and nothing more is owed.
         case closed(CreditBasedChannelCloseReason)
     }
 
@@ -39,6 +42,7 @@ public struct CreditBasedChannel: Sendable {
         /// matter: the channel is gone).
         public var unconsumedSDUs = 0
 
+        /// Nothing dropped.
         public init() {}
     }
 
@@ -53,6 +57,7 @@ public struct CreditBasedChannel: Sendable {
     /// What the channel was opened with; an Enhanced channel's sizes change with a
     /// reconfiguration (`peerReconfigured`, `receiveSizes`).
     public private(set) var configuration: CreditBasedChannelConfiguration
+    /// Whether the channel is open, and why it ended.
     public private(set) var state: State = .open
     /// Credits the peer granted that this host has not spent: K-frames it may send now.
     public internal(set) var sendCredits: Int
@@ -87,6 +92,7 @@ public struct CreditBasedChannel: Sendable {
         peerCredits = Int(configuration.creditPolicy.window)
     }
 
+    /// Whether the channel still carries SDUs.
     public var isOpen: Bool {
         if case .open = state { return true }
         return false

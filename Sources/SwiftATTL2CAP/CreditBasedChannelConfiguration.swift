@@ -23,6 +23,8 @@ public struct CreditBasedChannelConfiguration: Sendable, Hashable {
     /// How much the application may queue to send before `send` refuses.
     public var sendQueueLimit: SendQueueLimit
 
+    /// A configuration as the connection request and response settled it;
+    /// `CreditBasedChannel.init` validates it.
     public init(localCID: UInt16, peerCID: UInt16, mtu: UInt16, mps: UInt16, peerMTU: UInt16, peerMPS: UInt16,
                 peerInitialCredits: UInt16, creditPolicy: CreditReturnPolicy = CreditReturnPolicy(),
                 sendQueueLimit: SendQueueLimit = SendQueueLimit()) {
@@ -46,6 +48,7 @@ public struct CreditBasedChannelConfiguration: Sendable, Hashable {
         /// Octets of SDU data waiting.
         public var octets: Int
 
+        /// A limit of `sdus` SDUs and `octets` octets waiting.
         public init(sdus: Int = 32, octets: Int = 65_536) {
             self.sdus = sdus
             self.octets = octets
@@ -54,6 +57,7 @@ public struct CreditBasedChannelConfiguration: Sendable, Hashable {
 
     /// The least MTU and MPS (§4.22): every LE device takes 23-octet SDUs and K-frames.
     public static let minimumMTU: UInt16 = 23
+    /// The MPS values §4.22 allows.
     public static let mpsRange: ClosedRange<UInt16> = 23...65533
     /// The dynamically allocated LE CIDs (§2.1 Table 2.3).
     public static let dynamicCIDRange: ClosedRange<UInt16> = 0x0040...0x007F
@@ -63,11 +67,17 @@ public struct CreditBasedChannelConfiguration: Sendable, Hashable {
     /// the channel's own guard, so its segmentation never meets an MPS too small to
     /// make progress.
     public enum Invalid: Error, Sendable, Hashable, CustomStringConvertible {
+        /// A CID outside the dynamically allocated range.
         case cidOutOfRange(UInt16)
+        /// An MTU below the least every LE device takes (23).
         case mtuTooSmall(UInt16)
+        /// An MPS outside 23–65533.
         case mpsOutOfRange(UInt16)
+        /// A receive window of no credits: the peer could never send.
         case windowEmpty
+        /// A credit batch of zero, or larger than the window: credits would never go back.
         case batchOutOfRange(batch: UInt16, window: UInt16)
+        /// A send queue limit of zero SDUs or octets.
         case sendQueueLimitNotPositive
 
         public var description: String {

@@ -7,18 +7,24 @@ import SwiftATTCore
 /// One MTU, MPS and credit grant cover every channel asked for; each channel has its own
 /// Source CID. Any values decode; `validate()` checks them against §4.25.
 public struct CreditBasedConnectionRequest: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.creditBasedConnectionRequest
     /// How many channels one request may open.
     public static let sourceCIDCounts: ClosedRange<Int> = 1...5
 
+    /// The service the channel connects to.
     public var spsm: SPSM
+    /// The largest SDU the requester receives on the channels (its MTU).
     public var mtu: UInt16
+    /// The largest K-frame payload the requester receives (its MPS).
     public var mps: UInt16
+    /// The K-frames the requester lets the other side send before it grants more, per channel.
     public var initialCredits: UInt16
     /// The requester's ends of the channels, one to five; the response's Destination
     /// CIDs answer them in the same order.
     public var sourceCIDs: [UInt16]
 
+    /// A command with these fields; `validate()` checks them against the spec's ranges.
     public init(spsm: SPSM, mtu: UInt16, mps: UInt16, initialCredits: UInt16, sourceCIDs: [UInt16]) {
         self.spsm = spsm
         self.mtu = mtu

@@ -8,17 +8,23 @@ import SwiftATTCore
 /// The list may be empty: a request too malformed to count its CIDs is answered with
 /// `invalidParameters` and none, as Linux and Zephyr do.
 public struct CreditBasedConnectionResponse: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.creditBasedConnectionResponse
     /// How many Destination CIDs a response may carry.
     public static let destinationCIDCounts: ClosedRange<Int> = 0...5
 
+    /// The largest SDU the responder receives on the channels (its MTU).
     public var mtu: UInt16
+    /// The largest K-frame payload the responder receives (its MPS).
     public var mps: UInt16
+    /// The K-frames the responder lets the other side send before it grants more, per channel.
     public var initialCredits: UInt16
+    /// What became of the request: success, or why it was refused.
     public var result: CreditBasedConnectionResult
     /// The responder's ends of the channels, 0x0000 for each refused.
     public var destinationCIDs: [UInt16]
 
+    /// A command with these fields; `validate()` checks them against the spec's ranges.
     public init(mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: CreditBasedConnectionResult,
                 destinationCIDs: [UInt16]) {
         self.mtu = mtu

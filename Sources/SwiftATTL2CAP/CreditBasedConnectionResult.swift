@@ -5,19 +5,33 @@
 /// whose Destination CID is not 0x0000 open. 0x0001, 0x0003 and 0x0010–0xFFFF are
 /// reserved and fail to decode. An `Error`, so the channel layer can throw a refusal.
 public enum CreditBasedConnectionResult: UInt16, Sendable, Hashable, CaseIterable, Error, CustomStringConvertible {
+    /// All connections successful.
     case success = 0x0000
+    /// All refused: SPSM not supported.
     case spsmNotSupported = 0x0002
+    /// Some refused: insufficient resources available.
     case insufficientResources = 0x0004
+    /// All refused: insufficient authentication.
     case insufficientAuthentication = 0x0005
+    /// All refused: insufficient authorization.
     case insufficientAuthorization = 0x0006
+    /// All refused: encryption key size too short.
     case insufficientEncryptionKeySize = 0x0007
+    /// All refused: insufficient encryption.
     case insufficientEncryption = 0x0008
+    /// Some refused: invalid Source CID.
     case invalidSourceCID = 0x0009
+    /// Some refused: Source CID already allocated.
     case sourceCIDAlreadyAllocated = 0x000A
+    /// All refused: unacceptable parameters.
     case unacceptableParameters = 0x000B
+    /// All refused: invalid parameters.
     case invalidParameters = 0x000C
+    /// All pending, no further information available.
     case pendingNoFurtherInformation = 0x000D
+    /// All pending: authentication pending.
     case pendingAuthentication = 0x000E
+    /// All pending: authorization pending.
     case pendingAuthorization = 0x000F
 
     /// The name the spec gives the result.

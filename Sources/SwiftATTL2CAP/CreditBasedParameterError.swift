@@ -8,11 +8,16 @@ import SwiftATTCore
 /// has the receiver answer, so the channel state machine refuses a request the way Part A
 /// §4.22–4.28 prescribe without its own table.
 public struct CreditBasedParameterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The command the value came in.
     public var code: LESignalingCode
+    /// The field that holds it.
     public var field: Field
+    /// The value received.
     public var value: UInt16
+    /// The values the spec allows there.
     public var allowed: ClosedRange<UInt16>
 
+    /// A value out of its range.
     public init(code: LESignalingCode, field: Field, value: UInt16, allowed: ClosedRange<UInt16>) {
         self.code = code
         self.field = field
@@ -22,7 +27,20 @@ public struct CreditBasedParameterError: Error, Sendable, Hashable, CustomString
 
     /// The fields with a range.
     public enum Field: Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        case spsm, sourceCID, destinationCID, cid, mtu, mps, credits
+        /// The SPSM of a connection request.
+        case spsm
+        /// A Source CID: the sender's end of a channel.
+        case sourceCID
+        /// A Destination CID: the receiver's end of a channel.
+        case destinationCID
+        /// The CID of a Flow Control Credit Indication.
+        case cid
+        /// The MTU: the largest SDU.
+        case mtu
+        /// The MPS: the largest K-frame payload.
+        case mps
+        /// Credits: initial, or granted.
+        case credits
 
         /// The field's name in the spec's figures.
         public var description: String {

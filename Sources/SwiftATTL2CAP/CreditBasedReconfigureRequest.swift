@@ -9,15 +9,19 @@ import SwiftATTCore
 /// the channels' current values and belong to the channel state machine; `validate()`
 /// checks the ranges alone.
 public struct CreditBasedReconfigureRequest: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.creditBasedReconfigureRequest
     /// How many channels one request may reconfigure.
     public static let destinationCIDCounts: ClosedRange<Int> = 1...5
 
+    /// The new MTU: the largest SDU the sender receives on each channel; it may only grow.
     public var mtu: UInt16
+    /// The new MPS: the largest K-frame payload the sender receives.
     public var mps: UInt16
     /// The sender's ends of the channels: the receiver's destination CIDs for them.
     public var destinationCIDs: [UInt16]
 
+    /// A request for these sizes on the channels named; `validate()` checks the ranges.
     public init(mtu: UInt16, mps: UInt16, destinationCIDs: [UInt16]) {
         self.mtu = mtu
         self.mps = mps

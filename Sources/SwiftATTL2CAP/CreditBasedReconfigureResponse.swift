@@ -3,10 +3,13 @@ import SwiftATTCore
 /// L2CAP_CREDIT_BASED_RECONFIGURE_RSP: the answer to a Credit Based Reconfigure
 /// Request. Core 5.4 Vol 3 Part A §4.28.
 public struct CreditBasedReconfigureResponse: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.creditBasedReconfigureResponse
 
+    /// What became of the request: success, or why it was refused.
     public var result: CreditBasedReconfigureResult
 
+    /// An answer with `result`.
     public init(result: CreditBasedReconfigureResult) {
         self.result = result
     }

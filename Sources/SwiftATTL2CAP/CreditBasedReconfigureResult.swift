@@ -1,11 +1,16 @@
-/// The Result of a Credit Based Reconfigure Response. Core 5.4 Vol 3 Part A §4.28
-///. 0x0005–0xFFFF are reserved and fail to decode. An `Error`, so the
-/// channel layer can throw a refusal.
+/// The Result of a Credit Based Reconfigure Response. Core 5.4 Vol 3 Part A §4.28.
+/// 0x0005–0xFFFF are reserved and fail to decode. An `Error`, so the channel layer can
+/// throw a refusal.
 public enum CreditBasedReconfigureResult: UInt16, Sendable, Hashable, CaseIterable, Error, CustomStringConvertible {
+    /// Reconfiguration successful.
     case success = 0x0000
+    /// Refused: reduction in size of MTU not allowed.
     case mtuReductionNotAllowed = 0x0001
+    /// Refused: reduction in size of MPS not allowed for more than one channel at a time.
     case mpsReductionNotAllowed = 0x0002
+    /// Refused: one or more Destination CIDs invalid.
     case invalidDestinationCID = 0x0003
+    /// Refused: other unacceptable parameters.
     case otherUnacceptableParameters = 0x0004
 
     /// The name the spec gives the result.

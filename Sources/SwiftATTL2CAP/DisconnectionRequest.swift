@@ -5,6 +5,7 @@ import SwiftATTCore
 /// same two CIDs, or with Command Reject "invalid CID in request" when it has no such
 /// channel. Core 5.4 Vol 3 Part A §4.6.
 public struct DisconnectionRequest: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.disconnectionRequest
 
     /// The channel's identifier at the device receiving the request.
@@ -12,6 +13,7 @@ public struct DisconnectionRequest: Sendable, Hashable {
     /// The channel's identifier at the device that sent the request.
     public var sourceCID: UInt16
 
+    /// A request to close the channel both CIDs name.
     public init(destinationCID: UInt16, sourceCID: UInt16) {
         self.destinationCID = destinationCID
         self.sourceCID = sourceCID

@@ -4,6 +4,7 @@ import SwiftATTCore
 /// as the request sent them, so the requester matches it to its channel.
 /// Core 5.4 Vol 3 Part A §4.7.
 public struct DisconnectionResponse: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.disconnectionResponse
 
     /// The channel's identifier at the device that received the request (the responder).
@@ -11,6 +12,7 @@ public struct DisconnectionResponse: Sendable, Hashable {
     /// The channel's identifier at the device that sent the request (the requester).
     public var sourceCID: UInt16
 
+    /// The answer, echoing the request's CIDs.
     public init(destinationCID: UInt16, sourceCID: UInt16) {
         self.destinationCID = destinationCID
         self.sourceCID = sourceCID

@@ -8,11 +8,15 @@ import SwiftATTCore
 /// is a protocol error that ends the channel (§10.1): the channel state machine checks
 /// that, as only it knows the count; `validate()` checks the fields alone.
 public struct FlowControlCreditIndication: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.flowControlCreditIndication
 
+    /// The sender's end of the channel: its Source CID.
     public var cid: UInt16
+    /// The K-frames granted, 1–65535.
     public var credits: UInt16
 
+    /// A command with these fields; `validate()` checks them against the spec's ranges.
     public init(cid: UInt16, credits: UInt16) {
         self.cid = cid
         self.credits = credits

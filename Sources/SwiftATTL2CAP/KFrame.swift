@@ -28,6 +28,7 @@ public struct KFrame: Sendable, Hashable, ByteEncodable {
     /// The SDU's last K-frame: once it is sent, the whole SDU has left the channel.
     public var completesSDU: Bool
 
+    /// A K-frame for `channel` carrying `segment`.
     public init(channel: UInt16, sduLength: UInt16?, segment: ArraySlice<UInt8>, completesSDU: Bool) {
         self.channel = channel
         self.sduLength = sduLength

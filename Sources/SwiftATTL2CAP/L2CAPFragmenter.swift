@@ -78,9 +78,12 @@ public enum L2CAPFragmenter {
 /// Bytes already encoded, as a payload for `L2CAPFragmenter.encodePackets` (an LE
 /// signaling reply, a PDU the ATT bearer encoded).
 public struct EncodedBytes: ByteEncodable {
+    /// The encoded bytes.
     public let bytes: ArraySlice<UInt8>
 
+    /// Bytes already encoded, as a view.
     @inlinable public init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+    /// Bytes already encoded.
     @inlinable public init(_ bytes: [UInt8]) { self.bytes = bytes[...] }
 
     @inlinable public var encodedLength: Int { bytes.count }

@@ -8,6 +8,7 @@ public struct L2CAPFrame: Sendable, Hashable {
     /// The information payload: a view into the ACL data when the frame came in one piece.
     public var payload: ArraySlice<UInt8>
 
+    /// A frame for `channel` on connection `connectionHandle`.
     public init(connectionHandle: UInt16, channel: UInt16, payload: ArraySlice<UInt8>) {
         self.connectionHandle = connectionHandle
         self.channel = channel

@@ -65,11 +65,14 @@ public struct L2CAPRecombiner: Sendable {
 
     /// Where a frame that one ACL packet carries whole sits in the packet's bytes.
     public struct WholeFrame: Sendable, Hashable {
+        /// The ACL connection handle.
         public var handle: UInt16
+        /// The destination channel identifier.
         public var channel: UInt16
         /// The frame's payload, as indices into the packet's bytes.
         public var payload: Range<Int>
 
+        /// Where a whole frame sits.
         public init(handle: UInt16, channel: UInt16, payload: Range<Int>) {
             self.handle = handle
             self.channel = channel
@@ -99,7 +102,9 @@ public struct L2CAPRecombiner: Sendable {
     /// What one ACL packet produced: a completed frame, a dropped one, both (a new
     /// frame that starts while an older one is incomplete), or neither (more to come).
     public struct Outcome: Sendable, Hashable {
+        /// The frame the packet completed, if it completed one.
         public var frame: L2CAPFrame?
+        /// Why a frame was dropped, if one was.
         public var dropped: DropReason?
     }
 

@@ -8,15 +8,21 @@ import SwiftATTCore
 /// peer to send before more credits. Any values decode; `validate()` checks them against
 /// the ranges of §4.22, and its error names the refusal to send back.
 public struct LECreditBasedConnectionRequest: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.leCreditBasedConnectionRequest
 
+    /// The service the channel connects to.
     public var spsm: SPSM
     /// The requester's end of the channel: where the peer sends K-frames.
     public var sourceCID: UInt16
+    /// The largest SDU the requester receives on the channel (its MTU).
     public var mtu: UInt16
+    /// The largest K-frame payload the requester receives (its MPS).
     public var mps: UInt16
+    /// The K-frames the requester lets the other side send before it grants more, per channel.
     public var initialCredits: UInt16
 
+    /// A command with these fields; `validate()` checks them against the spec's ranges.
     public init(spsm: SPSM, sourceCID: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16) {
         self.spsm = spsm
         self.sourceCID = sourceCID

@@ -7,15 +7,21 @@ import SwiftATTCore
 /// requester's; on a refusal those fields mean nothing (a refusal sends them as 0, and
 /// `refused(_:)` builds one so).
 public struct LECreditBasedConnectionResponse: Sendable, Hashable {
+    /// The signaling code that identifies this command.
     public static let code = LESignalingCode.leCreditBasedConnectionResponse
 
     /// The responder's end of the channel: where the requester sends K-frames.
     public var destinationCID: UInt16
+    /// The largest SDU the responder receives on the channel (its MTU).
     public var mtu: UInt16
+    /// The largest K-frame payload the responder receives (its MPS).
     public var mps: UInt16
+    /// The K-frames the responder lets the other side send before it grants more, per channel.
     public var initialCredits: UInt16
+    /// What became of the request: success, or why it was refused.
     public var result: LECreditBasedConnectionResult
 
+    /// A command with these fields; `validate()` checks them against the spec's ranges.
     public init(destinationCID: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16,
                 result: LECreditBasedConnectionResult) {
         self.destinationCID = destinationCID

@@ -5,15 +5,25 @@
 /// decode (`LESignalingDecodingError.reservedValue`). An `Error`, so the channel layer can
 /// end an open by throwing the refusal it received.
 public enum LECreditBasedConnectionResult: UInt16, Sendable, Hashable, CaseIterable, Error, CustomStringConvertible {
+    /// Connection successful.
     case success = 0x0000
+    /// Refused: SPSM not supported.
     case spsmNotSupported = 0x0002
+    /// Refused: no resources available.
     case noResourcesAvailable = 0x0004
+    /// Refused: insufficient authentication (pairing would help).
     case insufficientAuthentication = 0x0005
+    /// Refused: insufficient authorization.
     case insufficientAuthorization = 0x0006
+    /// Refused: encryption key size too short.
     case insufficientEncryptionKeySize = 0x0007
+    /// Refused: insufficient encryption (encrypting would help).
     case insufficientEncryption = 0x0008
+    /// Refused: invalid Source CID.
     case invalidSourceCID = 0x0009
+    /// Refused: Source CID already allocated.
     case sourceCIDAlreadyAllocated = 0x000A
+    /// Refused: unacceptable parameters.
     case unacceptableParameters = 0x000B
 
     /// The name the spec gives the result.

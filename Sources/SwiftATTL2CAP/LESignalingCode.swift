@@ -7,17 +7,29 @@ import SwiftATTCore
 /// sends one gets Command Reject "command not understood", like any other unknown code,
 /// so they have no case here.
 public enum LESignalingCode: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// L2CAP_COMMAND_REJECT_RSP (§4.1).
     case commandReject = 0x01
+    /// L2CAP_DISCONNECTION_REQ (§4.6).
     case disconnectionRequest = 0x06
+    /// L2CAP_DISCONNECTION_RSP (§4.7).
     case disconnectionResponse = 0x07
+    /// L2CAP_CONNECTION_PARAMETER_UPDATE_REQ (§4.20).
     case connectionParameterUpdateRequest = 0x12
+    /// L2CAP_CONNECTION_PARAMETER_UPDATE_RSP (§4.21).
     case connectionParameterUpdateResponse = 0x13
+    /// L2CAP_LE_CREDIT_BASED_CONNECTION_REQ (§4.22).
     case leCreditBasedConnectionRequest = 0x14
+    /// L2CAP_LE_CREDIT_BASED_CONNECTION_RSP (§4.23).
     case leCreditBasedConnectionResponse = 0x15
+    /// L2CAP_FLOW_CONTROL_CREDIT_IND (§4.24).
     case flowControlCreditIndication = 0x16
+    /// L2CAP_CREDIT_BASED_CONNECTION_REQ (§4.25).
     case creditBasedConnectionRequest = 0x17
+    /// L2CAP_CREDIT_BASED_CONNECTION_RSP (§4.26).
     case creditBasedConnectionResponse = 0x18
+    /// L2CAP_CREDIT_BASED_RECONFIGURE_REQ (§4.27).
     case creditBasedReconfigureRequest = 0x19
+    /// L2CAP_CREDIT_BASED_RECONFIGURE_RSP (§4.28).
     case creditBasedReconfigureResponse = 0x1A
 
     /// The command's name as Part A §4 heads its section, without the `L2CAP_` prefix.

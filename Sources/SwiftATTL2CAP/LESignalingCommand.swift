@@ -10,17 +10,29 @@ import SwiftATTCore
 /// value decodes, and each command's `validate()` is the policy step. A decoded command
 /// encodes back to the octets it came from.
 public enum LESignalingCommand: Sendable, Hashable {
+    /// Command Reject (§4.1).
     case commandReject(CommandReject)
+    /// Disconnection Request (§4.6).
     case disconnectionRequest(DisconnectionRequest)
+    /// Disconnection Response (§4.7).
     case disconnectionResponse(DisconnectionResponse)
+    /// Connection Parameter Update Request (§4.20).
     case connectionParameterUpdateRequest(ConnectionParameterUpdateRequest)
+    /// Connection Parameter Update Response (§4.21).
     case connectionParameterUpdateResponse(ConnectionParameterUpdateResponse)
+    /// LE Credit Based Connection Request (§4.22).
     case leCreditBasedConnectionRequest(LECreditBasedConnectionRequest)
+    /// LE Credit Based Connection Response (§4.23).
     case leCreditBasedConnectionResponse(LECreditBasedConnectionResponse)
+    /// Flow Control Credit Indication (§4.24).
     case flowControlCreditIndication(FlowControlCreditIndication)
+    /// Credit Based Connection Request (§4.25).
     case creditBasedConnectionRequest(CreditBasedConnectionRequest)
+    /// Credit Based Connection Response (§4.26).
     case creditBasedConnectionResponse(CreditBasedConnectionResponse)
+    /// Credit Based Reconfigure Request (§4.27).
     case creditBasedReconfigureRequest(CreditBasedReconfigureRequest)
+    /// Credit Based Reconfigure Response (§4.28).
     case creditBasedReconfigureResponse(CreditBasedReconfigureResponse)
 
     /// Decodes the data of a command with code `code`.
@@ -56,6 +68,7 @@ public enum LESignalingCommand: Sendable, Hashable {
         try self.init(code: packet.code, data: packet.data)
     }
 
+    /// The command's code.
     public var code: LESignalingCode {
         switch self {
         case .commandReject: return .commandReject

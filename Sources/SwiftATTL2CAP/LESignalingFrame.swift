@@ -7,8 +7,10 @@ import SwiftATTCore
 public struct LESignalingFrame: Sendable, Hashable, ByteEncodable {
     /// Matches a response to its request; 0x00 is never used.
     public var identifier: UInt8
+    /// The command.
     public var command: LESignalingCommand
 
+    /// A frame carrying `command` under `identifier`.
     public init(identifier: UInt8, command: LESignalingCommand) {
         self.identifier = identifier
         self.command = command

@@ -8,15 +8,21 @@ import SwiftATTCore
 /// malformed still yields the identifier its answer must carry.
 public struct LESignalingPacket: Sendable, Hashable, ByteEncodable {
     // The codes of `LESignalingCode`, as octets.
+    /// `LESignalingCode.commandReject`'s octet.
     public static let commandReject: UInt8 = 0x01
+    /// `LESignalingCode.connectionParameterUpdateRequest`'s octet.
     public static let connectionParameterUpdateRequest: UInt8 = 0x12
+    /// `LESignalingCode.connectionParameterUpdateResponse`'s octet.
     public static let connectionParameterUpdateResponse: UInt8 = 0x13
 
+    /// The command's code, as sent: possibly one this host does not know.
     public var code: UInt8
     /// Matches a response to its request; 0x00 is invalid.
     public var identifier: UInt8
+    /// The command's data, as a view into the frame.
     public var data: ArraySlice<UInt8>
 
+    /// A packet of `code`, `identifier` and `data`.
     public init(code: UInt8, identifier: UInt8, data: ArraySlice<UInt8>) {
         self.code = code
         self.identifier = identifier
@@ -25,7 +31,9 @@ public struct LESignalingPacket: Sendable, Hashable, ByteEncodable {
 
     /// Why a signaling frame was not a command.
     public enum DecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Shorter than the 4-octet header.
         case truncated(have: Int)
+        /// The Length field disagrees with the data that came.
         case lengthMismatch(declared: Int, have: Int)
 
         public var description: String {

@@ -28,6 +28,8 @@ public enum LESignalingResponder {
         public var malformed: LESignalingDecodingError?
     }
 
+    /// Decodes one inbound signaling frame and says what to do: the reply to send, the
+    /// connection parameters a central accepted, or why the frame was dropped.
     public static func handle(_ frame: ArraySlice<UInt8>, isCentral: Bool) -> Outcome {
         let packet: LESignalingPacket
         do {

@@ -10,6 +10,7 @@ public struct SPSM: RawRepresentable, Sendable, Hashable, ExpressibleByIntegerLi
     public var rawValue: UInt16
 
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// The SPSM numbered `rawValue`.
     public init(_ rawValue: UInt16) { self.rawValue = rawValue }
     public init(integerLiteral value: UInt16) { rawValue = value }
 

@@ -12,6 +12,7 @@ public enum LoopbackEncryption: Sendable, Hashable {
     /// Encrypted with the Long Term Key both hosts gave.
     case encrypted(longTermKey: UInt128)
 
+    /// Whether the link is encrypted now.
     public var isEncrypted: Bool {
         if case .encrypted = self { return true }
         return false

@@ -4,6 +4,7 @@ import SwiftATTTransport
 
 /// One emulated controller on a `LoopbackLink`: what a host opens as its transport.
 public struct LoopbackController: Sendable {
+    /// The link this controller is on.
     public let link: LoopbackLink
     let index: Int
     /// The controller's public address (Read BD_ADDR); hosts advertise and connect

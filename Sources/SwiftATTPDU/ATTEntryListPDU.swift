@@ -9,6 +9,7 @@ import SwiftATTCore
 /// entry is (`Entry`, with its fields named) and how the PDU states its length
 /// (`entryLengthField`), and gives the list its name from the spec.
 public protocol ATTEntryListPDU: ATTPDUCodable {
+    /// What one entry of the list is, with its fields named as the spec names them.
     associatedtype Entry: ATTListEntry
     /// How the PDU states its entries' length.
     static var entryLengthField: ATTEntryLengthField { get }
@@ -104,6 +105,7 @@ public protocol ATTBorrowedEntryListPDU: ATTBorrowedPDU where Owned: ATTEntryLis
     var entries: Range<Int> { get }
     /// Octets per entry.
     var entryLength: Int { get }
+    /// Borrowed entries: `entries` in the PDU, `entryLength` octets each.
     init(entries: Range<Int>, entryLength: Int)
 }
 
@@ -170,6 +172,7 @@ extension ATTBorrowedEntryListPDU {
 /// Data List (Core 5.4 Vol 3 Part F §3.4.4.2, §3.4.4.10). The two name their parts alike
 /// and differ only in their entry, so the names are given here once.
 public protocol ATTAttributeDataListPDU: ATTEntryListPDU where Entry == AttributeData {
+    /// The entry of the Attribute Data List.
     associatedtype AttributeData: ATTAttributeDataEntry
 }
 
@@ -178,6 +181,7 @@ public protocol ATTAttributeDataListPDU: ATTEntryListPDU where Entry == Attribut
 public protocol ATTAttributeDataEntry: ATTListEntry {
     /// Octets before the value: the shortest entry, whose value is empty.
     static var valueOffset: Int { get }
+    /// The attribute value, or its first octets when the server cut it to fit the MTU.
     var value: ArraySlice<UInt8> { get }
 }
 

@@ -10,37 +10,70 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     public let rawValue: UInt8
 
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The code of octet `rawValue`.
     @inlinable public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The handle is not valid on this server.
     public static let invalidHandle = ATTErrorCode(0x01)
+    /// The attribute's value cannot be read.
     public static let readNotPermitted = ATTErrorCode(0x02)
+    /// The attribute's value cannot be written.
     public static let writeNotPermitted = ATTErrorCode(0x03)
+    /// The PDU was invalid.
     public static let invalidPDU = ATTErrorCode(0x04)
+    /// The link must be authenticated (paired with MITM protection) first.
     public static let insufficientAuthentication = ATTErrorCode(0x05)
+    /// The server does not support the request.
     public static let requestNotSupported = ATTErrorCode(0x06)
+    /// The offset is past the end of the value.
     public static let invalidOffset = ATTErrorCode(0x07)
+    /// The client must be authorized first.
     public static let insufficientAuthorization = ATTErrorCode(0x08)
+    /// Too many prepared writes are queued.
     public static let prepareQueueFull = ATTErrorCode(0x09)
+    /// No attribute in the handle range matches.
     public static let attributeNotFound = ATTErrorCode(0x0A)
+    /// The attribute cannot be read or written with Read Blob or prepared writes.
     public static let attributeNotLong = ATTErrorCode(0x0B)
+    /// The link's encryption key is too short.
     public static let encryptionKeySizeTooShort = ATTErrorCode(0x0C)
+    /// The value's length is wrong for the attribute.
     public static let invalidAttributeValueLength = ATTErrorCode(0x0D)
+    /// The request met an error that was unlikely, and could not be completed.
     public static let unlikelyError = ATTErrorCode(0x0E)
+    /// The link must be encrypted first.
     public static let insufficientEncryption = ATTErrorCode(0x0F)
+    /// The type is not a grouping attribute the server knows.
     public static let unsupportedGroupType = ATTErrorCode(0x10)
+    /// The server lacks the resources to complete the request.
     public static let insufficientResources = ATTErrorCode(0x11)
+    /// The client's view of the database is stale: rediscover before asking again.
     public static let databaseOutOfSync = ATTErrorCode(0x12)
+    /// The value is not allowed.
     public static let valueNotAllowed = ATTErrorCode(0x13)
+    /// Write Request Rejected (Supplement Part B §1.2.1): the write cannot be done now.
     public static let writeRequestRejected = ATTErrorCode(0xFC)
+    /// Client Characteristic Configuration Descriptor Improperly Configured (Supplement Part B
+    /// §1.2.2).
     public static let cccdImproperlyConfigured = ATTErrorCode(0xFD)
+    /// Procedure Already in Progress (Supplement Part B §1.2.3).
     public static let procedureAlreadyInProgress = ATTErrorCode(0xFE)
+    /// Out of Range (Supplement Part B §1.2.4): the value is outside what the attribute takes.
     public static let outOfRange = ATTErrorCode(0xFF)
 
     /// Which range of Table 3.4 the code falls in.
     public enum Range: Sendable, Equatable {
-        case core, reserved, application, commonProfile
+        /// 0x01–0x13: defined by the Core specification.
+        case core
+        /// Reserved for future use: 0x00, 0x14–0x7F, 0xA0–0xDF.
+        case reserved
+        /// 0x80–0x9F: defined by the higher-layer specification the server follows.
+        case application
+        /// 0xE0–0xFF: the common profile and service error codes.
+        case commonProfile
     }
 
+    /// Which range of Table 3.4 the code falls in.
     public var range: Range {
         switch rawValue {
         case 0x01...0x13: return .core

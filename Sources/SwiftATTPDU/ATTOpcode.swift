@@ -12,6 +12,7 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     @inlinable
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The opcode of octet `rawValue`.
     @inlinable
     public init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -22,36 +23,67 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// Bit 7: the PDU ends with a 12-octet authentication signature.
     public var hasAuthenticationSignature: Bool { rawValue & 0x80 != 0 }
 
+    /// The opcode of ATT_ERROR_RSP (§3.4.1.1).
     @inlinable public static var errorResponse: ATTOpcode { ATTOpcode(0x01) }
+    /// The opcode of ATT_EXCHANGE_MTU_REQ (§3.4.2.1).
     @inlinable public static var exchangeMTURequest: ATTOpcode { ATTOpcode(0x02) }
+    /// The opcode of ATT_EXCHANGE_MTU_RSP (§3.4.2.2).
     @inlinable public static var exchangeMTUResponse: ATTOpcode { ATTOpcode(0x03) }
+    /// The opcode of ATT_FIND_INFORMATION_REQ (§3.4.3.1).
     @inlinable public static var findInformationRequest: ATTOpcode { ATTOpcode(0x04) }
+    /// The opcode of ATT_FIND_INFORMATION_RSP (§3.4.3.2).
     @inlinable public static var findInformationResponse: ATTOpcode { ATTOpcode(0x05) }
+    /// The opcode of ATT_FIND_BY_TYPE_VALUE_REQ (§3.4.3.3).
     @inlinable public static var findByTypeValueRequest: ATTOpcode { ATTOpcode(0x06) }
+    /// The opcode of ATT_FIND_BY_TYPE_VALUE_RSP (§3.4.3.4).
     @inlinable public static var findByTypeValueResponse: ATTOpcode { ATTOpcode(0x07) }
+    /// The opcode of ATT_READ_BY_TYPE_REQ (§3.4.4.1).
     @inlinable public static var readByTypeRequest: ATTOpcode { ATTOpcode(0x08) }
+    /// The opcode of ATT_READ_BY_TYPE_RSP (§3.4.4.2).
     @inlinable public static var readByTypeResponse: ATTOpcode { ATTOpcode(0x09) }
+    /// The opcode of ATT_READ_REQ (§3.4.4.3).
     @inlinable public static var readRequest: ATTOpcode { ATTOpcode(0x0A) }
+    /// The opcode of ATT_READ_RSP (§3.4.4.4).
     @inlinable public static var readResponse: ATTOpcode { ATTOpcode(0x0B) }
+    /// The opcode of ATT_READ_BLOB_REQ (§3.4.4.5).
     @inlinable public static var readBlobRequest: ATTOpcode { ATTOpcode(0x0C) }
+    /// The opcode of ATT_READ_BLOB_RSP (§3.4.4.6).
     @inlinable public static var readBlobResponse: ATTOpcode { ATTOpcode(0x0D) }
+    /// The opcode of ATT_READ_MULTIPLE_REQ (§3.4.4.7).
     @inlinable public static var readMultipleRequest: ATTOpcode { ATTOpcode(0x0E) }
+    /// The opcode of ATT_READ_MULTIPLE_RSP (§3.4.4.8).
     @inlinable public static var readMultipleResponse: ATTOpcode { ATTOpcode(0x0F) }
+    /// The opcode of ATT_READ_BY_GROUP_TYPE_REQ (§3.4.4.9).
     @inlinable public static var readByGroupTypeRequest: ATTOpcode { ATTOpcode(0x10) }
+    /// The opcode of ATT_READ_BY_GROUP_TYPE_RSP (§3.4.4.10).
     @inlinable public static var readByGroupTypeResponse: ATTOpcode { ATTOpcode(0x11) }
+    /// The opcode of ATT_WRITE_REQ (§3.4.5.1).
     @inlinable public static var writeRequest: ATTOpcode { ATTOpcode(0x12) }
+    /// The opcode of ATT_WRITE_RSP (§3.4.5.2).
     @inlinable public static var writeResponse: ATTOpcode { ATTOpcode(0x13) }
+    /// The opcode of ATT_PREPARE_WRITE_REQ (§3.4.6.1).
     @inlinable public static var prepareWriteRequest: ATTOpcode { ATTOpcode(0x16) }
+    /// The opcode of ATT_PREPARE_WRITE_RSP (§3.4.6.2).
     @inlinable public static var prepareWriteResponse: ATTOpcode { ATTOpcode(0x17) }
+    /// The opcode of ATT_EXECUTE_WRITE_REQ (§3.4.6.3).
     @inlinable public static var executeWriteRequest: ATTOpcode { ATTOpcode(0x18) }
+    /// The opcode of ATT_EXECUTE_WRITE_RSP (§3.4.6.4).
     @inlinable public static var executeWriteResponse: ATTOpcode { ATTOpcode(0x19) }
+    /// The opcode of ATT_HANDLE_VALUE_NTF (§3.4.7.1).
     @inlinable public static var handleValueNotification: ATTOpcode { ATTOpcode(0x1B) }
+    /// The opcode of ATT_HANDLE_VALUE_IND (§3.4.7.2).
     @inlinable public static var handleValueIndication: ATTOpcode { ATTOpcode(0x1D) }
+    /// The opcode of ATT_HANDLE_VALUE_CFM (§3.4.7.3).
     @inlinable public static var handleValueConfirmation: ATTOpcode { ATTOpcode(0x1E) }
+    /// The opcode of ATT_READ_MULTIPLE_VARIABLE_REQ (§3.4.4.11).
     @inlinable public static var readMultipleVariableRequest: ATTOpcode { ATTOpcode(0x20) }
+    /// The opcode of ATT_READ_MULTIPLE_VARIABLE_RSP (§3.4.4.12).
     @inlinable public static var readMultipleVariableResponse: ATTOpcode { ATTOpcode(0x21) }
+    /// The opcode of ATT_MULTIPLE_HANDLE_VALUE_NTF (§3.4.7.4).
     @inlinable public static var multipleHandleValueNotification: ATTOpcode { ATTOpcode(0x23) }
+    /// The opcode of ATT_WRITE_CMD (§3.4.5.3).
     @inlinable public static var writeCommand: ATTOpcode { ATTOpcode(0x52) }
+    /// The opcode of ATT_SIGNED_WRITE_CMD (§3.4.5.4).
     @inlinable public static var signedWriteCommand: ATTOpcode { ATTOpcode(0xD2) }
 
     /// Every opcode Core 5.4 defines, in numeric order.
@@ -108,7 +140,18 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// The kind of exchange the PDU belongs to (Core 5.4 Vol 3 Part F §3.3).
     public enum Kind: Sendable, Equatable {
-        case request, response, command, notification, indication, confirmation
+        /// Client to server; the server answers with a response or an Error Response.
+        case request
+        /// Server to client, answering a request.
+        case response
+        /// Client to server, with no answer (the Command flag is set).
+        case command
+        /// Server to client, unconfirmed.
+        case notification
+        /// Server to client; the client confirms it.
+        case indication
+        /// Client to server, confirming an indication.
+        case confirmation
     }
 
     /// The PDU's kind, derived from the defined opcodes; for undefined ones only the

@@ -6,36 +6,67 @@
 /// to that PDU's parser. Every case's payload is a view into the input (see
 /// `ATTPDUCodable`), so decoding allocates nothing. Core 5.4 Vol 3 Part F §3.4.
 public enum ATTPDU: Sendable, Hashable {
+    /// ATT_ERROR_RSP (§3.4.1.1): a request failed, and why.
     case errorResponse(ErrorResponse)
+    /// ATT_EXCHANGE_MTU_REQ (§3.4.2.1): the client's receive MTU.
     case exchangeMTURequest(ExchangeMTURequest)
+    /// ATT_EXCHANGE_MTU_RSP (§3.4.2.2): the server's receive MTU.
     case exchangeMTUResponse(ExchangeMTUResponse)
+    /// ATT_FIND_INFORMATION_REQ (§3.4.3.1): the types of the attributes in a handle range.
     case findInformationRequest(FindInformationRequest)
+    /// ATT_FIND_INFORMATION_RSP (§3.4.3.2): handles and their attribute types.
     case findInformationResponse(FindInformationResponse)
+    /// ATT_FIND_BY_TYPE_VALUE_REQ (§3.4.3.3): the attributes of a 16-bit type with a given value.
     case findByTypeValueRequest(FindByTypeValueRequest)
+    /// ATT_FIND_BY_TYPE_VALUE_RSP (§3.4.3.4): the handle ranges found.
     case findByTypeValueResponse(FindByTypeValueResponse)
+    /// ATT_READ_BY_TYPE_REQ (§3.4.4.1): the values of the attributes of a type in a range.
     case readByTypeRequest(ReadByTypeRequest)
+    /// ATT_READ_BY_TYPE_RSP (§3.4.4.2): handles and values.
     case readByTypeResponse(ReadByTypeResponse)
+    /// ATT_READ_REQ (§3.4.4.3): an attribute's value.
     case readRequest(ReadRequest)
+    /// ATT_READ_RSP (§3.4.4.4): the value.
     case readResponse(ReadResponse)
+    /// ATT_READ_BLOB_REQ (§3.4.4.5): part of a long value, from an offset.
     case readBlobRequest(ReadBlobRequest)
+    /// ATT_READ_BLOB_RSP (§3.4.4.6): that part.
     case readBlobResponse(ReadBlobResponse)
+    /// ATT_READ_MULTIPLE_REQ (§3.4.4.7): several values of known lengths.
     case readMultipleRequest(ReadMultipleRequest)
+    /// ATT_READ_MULTIPLE_RSP (§3.4.4.8): the values, concatenated.
     case readMultipleResponse(ReadMultipleResponse)
+    /// ATT_READ_BY_GROUP_TYPE_REQ (§3.4.4.9): the groups (services) of a type in a range.
     case readByGroupTypeRequest(ReadByGroupTypeRequest)
+    /// ATT_READ_BY_GROUP_TYPE_RSP (§3.4.4.10): the groups found, with their values.
     case readByGroupTypeResponse(ReadByGroupTypeResponse)
+    /// ATT_WRITE_REQ (§3.4.5.1): write a value, acknowledged.
     case writeRequest(WriteRequest)
+    /// ATT_WRITE_RSP (§3.4.5.2): the write was done.
     case writeResponse(WriteResponse)
+    /// ATT_PREPARE_WRITE_REQ (§3.4.6.1): queue part of a value.
     case prepareWriteRequest(PrepareWriteRequest)
+    /// ATT_PREPARE_WRITE_RSP (§3.4.6.2): the part queued, echoed.
     case prepareWriteResponse(PrepareWriteResponse)
+    /// ATT_EXECUTE_WRITE_REQ (§3.4.6.3): write or discard the queue.
     case executeWriteRequest(ExecuteWriteRequest)
+    /// ATT_EXECUTE_WRITE_RSP (§3.4.6.4): the queue was handled.
     case executeWriteResponse(ExecuteWriteResponse)
+    /// ATT_HANDLE_VALUE_NTF (§3.4.7.1): a value pushed, unconfirmed.
     case handleValueNotification(HandleValueNotification)
+    /// ATT_HANDLE_VALUE_IND (§3.4.7.2): a value pushed, to be confirmed.
     case handleValueIndication(HandleValueIndication)
+    /// ATT_HANDLE_VALUE_CFM (§3.4.7.3): an indication confirmed.
     case handleValueConfirmation(HandleValueConfirmation)
+    /// ATT_READ_MULTIPLE_VARIABLE_REQ (§3.4.4.11): several values of any length.
     case readMultipleVariableRequest(ReadMultipleVariableRequest)
+    /// ATT_READ_MULTIPLE_VARIABLE_RSP (§3.4.4.12): the values, each with its length.
     case readMultipleVariableResponse(ReadMultipleVariableResponse)
+    /// ATT_MULTIPLE_HANDLE_VALUE_NTF (§3.4.7.4): several values pushed at once.
     case multipleHandleValueNotification(MultipleHandleValueNotification)
+    /// ATT_WRITE_CMD (§3.4.5.3): write a value, unacknowledged.
     case writeCommand(WriteCommand)
+    /// ATT_SIGNED_WRITE_CMD (§3.4.5.4): write a value, unacknowledged and signed.
     case signedWriteCommand(SignedWriteCommand)
 
     /// Decodes one whole PDU, opcode first.

@@ -10,6 +10,7 @@ import SwiftATTCore
 /// A PDU that is only an opcode (Write Response, Execute Write Response, Handle Value
 /// Confirmation).
 public protocol ATTOpcodeOnlyPDU: ATTPDUCodable, ATTBorrowedPDU where Owned == Self {
+    /// The PDU, which has no fields.
     init()
 }
 
@@ -41,7 +42,9 @@ extension ATTOpcodeOnlyPDU {
 
 /// A PDU that is an opcode and one attribute handle (Read Request).
 public protocol ATTHandlePDU: ATTPDUCodable, ATTBorrowedPDU where Owned == Self {
+    /// The attribute handle the PDU names.
     var handle: UInt16 { get }
+    /// A PDU naming `handle`.
     init(handle: UInt16)
 }
 
@@ -76,7 +79,9 @@ extension ATTHandlePDU {
 /// A PDU that is an opcode and an attribute value of at most 512 octets (Read Response,
 /// Read Blob Response).
 public protocol ATTValuePDU: ATTPDUCodable {
+    /// The attribute value, or the part of it this PDU carries.
     var value: ArraySlice<UInt8> { get }
+    /// A PDU carrying `value`, at most 512 octets.
     init(value: ArraySlice<UInt8>)
 }
 
@@ -105,7 +110,9 @@ extension ATTValuePDU {
 
 /// An `ATTValuePDU` decoded from borrowed bytes: the value is the range of them it covers.
 public protocol ATTBorrowedValuePDU: ATTBorrowedPDU where Owned: ATTValuePDU {
+    /// Where the value lies in the PDU.
     var value: Range<Int> { get }
+    /// A borrowed PDU whose value lies at `value`.
     init(value: Range<Int>)
 }
 
@@ -125,8 +132,11 @@ extension ATTBorrowedValuePDU {
 /// A PDU that is an opcode, a handle and a value of at most 512 octets (Write Request,
 /// Write Command, Handle Value Notification and Indication).
 public protocol ATTHandleValuePDU: ATTPDUCodable {
+    /// The attribute handle: the characteristic value written or pushed.
     var handle: UInt16 { get }
+    /// The attribute value, at most 512 octets.
     var value: ArraySlice<UInt8> { get }
+    /// A PDU for `handle` carrying `value`.
     init(handle: UInt16, value: ArraySlice<UInt8>)
 }
 
@@ -171,8 +181,11 @@ extension ATTHandleValuePDU {
 /// An `ATTHandleValuePDU` decoded from borrowed bytes: the value is the range of them it
 /// covers.
 public protocol ATTBorrowedHandleValuePDU: ATTBorrowedPDU where Owned: ATTHandleValuePDU {
+    /// The attribute handle.
     var handle: UInt16 { get }
+    /// Where the value lies in the PDU.
     var value: Range<Int> { get }
+    /// A borrowed PDU for `handle` whose value lies at `value`.
     init(handle: UInt16, value: Range<Int>)
 }
 
@@ -192,9 +205,13 @@ extension ATTBorrowedHandleValuePDU {
 /// A PDU that is an opcode, a handle, a value offset and part of a value (Prepare Write
 /// Request and its echoing Response).
 public protocol ATTPreparedValuePDU: ATTPDUCodable {
+    /// The attribute handle whose value is being written.
     var handle: UInt16 { get }
+    /// Where in the value the part goes.
     var valueOffset: UInt16 { get }
+    /// The part of the value queued, at `valueOffset`.
     var partAttributeValue: ArraySlice<UInt8> { get }
+    /// A PDU queuing `partAttributeValue` at `valueOffset` of `handle`'s value.
     init(handle: UInt16, valueOffset: UInt16, partAttributeValue: ArraySlice<UInt8>)
 }
 
@@ -231,9 +248,13 @@ extension ATTPreparedValuePDU {
 /// An `ATTPreparedValuePDU` decoded from borrowed bytes: the part value is the range of
 /// them it covers.
 public protocol ATTBorrowedPreparedValuePDU: ATTBorrowedPDU where Owned: ATTPreparedValuePDU {
+    /// The attribute handle whose value is being written.
     var handle: UInt16 { get }
+    /// Where in the value the part goes.
     var valueOffset: UInt16 { get }
+    /// Where the part value lies in the PDU.
     var partAttributeValue: Range<Int> { get }
+    /// A borrowed PDU whose part value lies at `partAttributeValue`.
     init(handle: UInt16, valueOffset: UInt16, partAttributeValue: Range<Int>)
 }
 
@@ -258,7 +279,9 @@ extension ATTBorrowedPreparedValuePDU {
 /// A request that is an opcode and two or more handles (Read Multiple, Read Multiple
 /// Variable).
 public protocol ATTHandleListPDU: ATTPDUCodable {
+    /// The handles to read, two or more, in the order their values are wanted.
     var setOfHandles: ATTHandleList { get }
+    /// A request for the values of `setOfHandles`.
     init(setOfHandles: ATTHandleList)
 }
 
@@ -286,7 +309,9 @@ extension ATTHandleListPDU {
 /// An `ATTHandleListPDU` decoded from borrowed bytes: the handles are the range of them
 /// they cover, read with `handle(at:in:)`.
 public protocol ATTBorrowedHandleListPDU: ATTBorrowedPDU where Owned: ATTHandleListPDU {
+    /// Where the handles lie in the PDU.
     var setOfHandles: Range<Int> { get }
+    /// A borrowed request whose handles lie at `setOfHandles`.
     init(setOfHandles: Range<Int>)
 }
 

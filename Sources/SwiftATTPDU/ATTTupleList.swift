@@ -10,9 +10,11 @@ public struct ATTTupleList: Sequence, Sendable, Hashable {
     /// One tuple: its handle (only in Multiple Handle Value Notification), the length it
     /// declares and the value bytes present.
     public struct Tuple: Sendable, Hashable {
+        /// The attribute handle: in Multiple Handle Value Notification only.
         public let handle: UInt16?
         /// Never less than `value.count`: only a truncated tuple declares more than it holds.
         public let declaredLength: Int
+        /// The value bytes present: a view into the PDU.
         public let value: ArraySlice<UInt8>
 
         /// A tuple; `declaredLength` (for a truncated last tuple) is raised to
@@ -138,9 +140,11 @@ extension ATTTupleList {
         /// One tuple: its handle (only in Multiple Handle Value Notification), the length
         /// it declares and where its value bytes lie in the PDU.
         public struct Tuple: Sendable, Hashable {
+            /// The attribute handle: in Multiple Handle Value Notification only.
             public let handle: UInt16?
             /// Never less than `value.count`: only a truncated tuple declares more than it holds.
             public let declaredLength: Int
+            /// Where the value bytes lie in the PDU.
             public let value: Range<Int>
 
             @inlinable

@@ -7,8 +7,10 @@ public struct ErrorResponse: ATTPDUCodable, ATTBorrowedPDU {
     public var requestOpcode: ATTOpcode
     /// The handle the failure concerns, or 0x0000 when none does.
     public var handle: UInt16
+    /// Why the request failed.
     public var errorCode: ATTErrorCode
 
+    /// An answer to the request of `requestOpcode` that failed at `handle` with `errorCode`.
     public init(requestOpcode: ATTOpcode, handle: UInt16, errorCode: ATTErrorCode) {
         self.requestOpcode = requestOpcode
         self.handle = handle

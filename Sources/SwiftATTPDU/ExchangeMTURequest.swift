@@ -5,8 +5,10 @@ import SwiftATTCore
 /// The codec keeps any value; the bearer applies the spec's floor of 23.
 public struct ExchangeMTURequest: ATTPDUCodable, ATTBorrowedPDU {
     @inlinable public static var opcode: ATTOpcode { .exchangeMTURequest }
+    /// The largest ATT PDU the client can receive, at least 23.
     public var clientRxMTU: UInt16
 
+    /// A request announcing `clientRxMTU`.
     public init(clientRxMTU: UInt16) { self.clientRxMTU = clientRxMTU }
 
     @usableFromInline

@@ -3,8 +3,10 @@ import SwiftATTCore
 /// ATT_EXCHANGE_MTU_RSP: the server's receive MTU. Core 5.4 Vol 3 Part F §3.4.2.2.
 public struct ExchangeMTUResponse: ATTPDUCodable, ATTBorrowedPDU {
     @inlinable public static var opcode: ATTOpcode { .exchangeMTUResponse }
+    /// The largest ATT PDU the server can receive, at least 23.
     public var serverRxMTU: UInt16
 
+    /// A response announcing `serverRxMTU`.
     public init(serverRxMTU: UInt16) { self.serverRxMTU = serverRxMTU }
 
     @usableFromInline

@@ -4,6 +4,7 @@ import SwiftATTCore
 public struct ExecuteWriteRequest: ATTPDUCodable, ATTBorrowedPDU {
     @inlinable public static var opcode: ATTOpcode { .executeWriteRequest }
 
+    /// Whether to write the queued values or drop them.
     public enum Flags: UInt8, Sendable, Hashable {
         /// Discard all prepared writes.
         case cancelAll = 0x00
@@ -11,8 +12,10 @@ public struct ExecuteWriteRequest: ATTPDUCodable, ATTBorrowedPDU {
         case writeAll = 0x01
     }
 
+    /// Write or discard.
     public var flags: Flags
 
+    /// A request to write or discard the queue.
     public init(flags: Flags) { self.flags = flags }
 
     @usableFromInline

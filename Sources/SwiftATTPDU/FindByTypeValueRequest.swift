@@ -4,12 +4,17 @@ import SwiftATTCore
 /// value (how a client finds a primary service by UUID). Core 5.4 Vol 3 Part F §3.4.3.3.
 public struct FindByTypeValueRequest: ATTPDUCodable {
     @inlinable public static var opcode: ATTOpcode { .findByTypeValueRequest }
+    /// The first handle of the range searched.
     public var startingHandle: UInt16
+    /// The last handle of the range searched, inclusive.
     public var endingHandle: UInt16
     /// The attribute type, always a 16-bit UUID in this PDU.
     public var attributeType: UInt16
+    /// The value to match, compared octet for octet.
     public var attributeValue: ArraySlice<UInt8>
 
+    /// A request for the attributes of 16-bit `attributeType` whose value is `attributeValue`,
+    /// between the two handles.
     public init(startingHandle: UInt16, endingHandle: UInt16, attributeType: UInt16, attributeValue: ArraySlice<UInt8>) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle
@@ -51,8 +56,11 @@ extension FindByTypeValueRequest {
     /// is the range of them it covers.
     public struct Borrowed: ATTBorrowedPDU {
         public typealias Owned = FindByTypeValueRequest
+        /// The first handle of the range searched.
         public let startingHandle: UInt16
+        /// The last handle of the range searched, inclusive.
         public let endingHandle: UInt16
+        /// The 16-bit attribute type to match.
         public let attributeType: UInt16
         /// Where the value to match lies in the PDU.
         public let attributeValue: Range<Int>

@@ -7,7 +7,9 @@ public struct FindByTypeValueResponse: ATTEntryListPDU {
 
     /// A found attribute and the end of its group (the service's last handle).
     public struct HandlesInformation: ATTListEntry {
+        /// The handle of an attribute that matched.
         public var foundAttributeHandle: UInt16
+        /// The last handle of that attribute's group (a service's end), or the same handle.
         public var groupEndHandle: UInt16
 
         @usableFromInline
@@ -16,6 +18,7 @@ public struct FindByTypeValueResponse: ATTEntryListPDU {
             @inlinable static var groupEndHandle: Range<Int> { 2..<4 }
         }
 
+        /// An entry for a match at `foundAttributeHandle`, its group ending at `groupEndHandle`.
         public init(foundAttributeHandle: UInt16, groupEndHandle: UInt16) {
             self.foundAttributeHandle = foundAttributeHandle
             self.groupEndHandle = groupEndHandle

@@ -3,9 +3,12 @@ import SwiftATTCore
 /// ATT_FIND_INFORMATION_REQ: handles and types in a range. Core 5.4 Vol 3 Part F §3.4.3.1.
 public struct FindInformationRequest: ATTPDUCodable, ATTBorrowedPDU {
     @inlinable public static var opcode: ATTOpcode { .findInformationRequest }
+    /// The first handle of the range searched.
     public var startingHandle: UInt16
+    /// The last handle of the range searched, inclusive.
     public var endingHandle: UInt16
 
+    /// A request for the types of the attributes between the two handles.
     public init(startingHandle: UInt16, endingHandle: UInt16) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle

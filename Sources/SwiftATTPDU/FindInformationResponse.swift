@@ -7,7 +7,9 @@ public struct FindInformationResponse: ATTEntryListPDU {
 
     /// Whether the list holds 16-bit (0x01) or 128-bit (0x02) UUIDs.
     public enum Format: UInt8, Sendable, Hashable {
+        /// Every entry carries a 16-bit UUID.
         case uuid16 = 0x01
+        /// Every entry carries a 128-bit UUID.
         case uuid128 = 0x02
 
         /// Octets per handle–UUID pair.
@@ -22,7 +24,9 @@ public struct FindInformationResponse: ATTEntryListPDU {
 
     /// One handle and its attribute type.
     public struct Information: ATTListEntry {
+        /// The attribute's handle.
         public var handle: UInt16
+        /// The attribute's type.
         public var uuid: BluetoothUUID
 
         @usableFromInline
@@ -34,6 +38,7 @@ public struct FindInformationResponse: ATTEntryListPDU {
             @inlinable static var uuid128: Range<Int> { 2..<18 }
         }
 
+        /// An entry for the attribute at `handle` of type `uuid`.
         public init(handle: UInt16, uuid: BluetoothUUID) {
             self.handle = handle
             self.uuid = uuid

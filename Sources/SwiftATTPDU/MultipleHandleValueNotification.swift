@@ -4,8 +4,10 @@ import SwiftATTCore
 /// its handle and length. Core 5.4 Vol 3 Part F §3.4.7.4.
 public struct MultipleHandleValueNotification: ATTPDUCodable {
     @inlinable public static var opcode: ATTOpcode { .multipleHandleValueNotification }
+    /// The (handle, length, value) tuples, two or more.
     public var handleLengthValueTupleList: ATTTupleList
 
+    /// A notification of `tuples`, each with its handle.
     public init(_ tuples: [ATTTupleList.Tuple]) {
         handleLengthValueTupleList = ATTTupleList(tuples, hasHandles: true)
     }
@@ -41,6 +43,7 @@ extension MultipleHandleValueNotification {
     /// `handleLengthValueTupleList.cursor`.
     public struct Borrowed: ATTBorrowedPDU {
         public typealias Owned = MultipleHandleValueNotification
+        /// Where the tuples lie in the PDU, checked once.
         public let handleLengthValueTupleList: ATTTupleList.Borrowed
 
         @inlinable @inline(__always)

@@ -3,9 +3,12 @@ import SwiftATTCore
 /// ATT_READ_BLOB_REQ: read a long value from an offset. Core 5.4 Vol 3 Part F §3.4.4.5.
 public struct ReadBlobRequest: ATTPDUCodable, ATTBorrowedPDU {
     @inlinable public static var opcode: ATTOpcode { .readBlobRequest }
+    /// The attribute whose value is read.
     public var handle: UInt16
+    /// Where in the value to start.
     public var valueOffset: UInt16
 
+    /// A request for `handle`'s value from `valueOffset` on.
     public init(handle: UInt16, valueOffset: UInt16) {
         self.handle = handle
         self.valueOffset = valueOffset

@@ -4,11 +4,15 @@ import SwiftATTCore
 /// service discovery). Core 5.4 Vol 3 Part F §3.4.4.9.
 public struct ReadByGroupTypeRequest: ATTPDUCodable, ATTBorrowedPDU {
     @inlinable public static var opcode: ATTOpcode { .readByGroupTypeRequest }
+    /// The first handle of the range searched.
     public var startingHandle: UInt16
+    /// The last handle of the range searched, inclusive.
     public var endingHandle: UInt16
     /// A 16- or 128-bit UUID; a server supports only grouping types.
     public var attributeGroupType: BluetoothUUID
 
+    /// A request for the groups of `attributeGroupType` (a service declaration's type) between the
+    /// two handles.
     public init(startingHandle: UInt16, endingHandle: UInt16, attributeGroupType: BluetoothUUID) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle

@@ -7,7 +7,9 @@ public struct ReadByGroupTypeResponse: ATTAttributeDataListPDU {
 
     /// One group: its first handle, its last handle, and the grouping attribute's value.
     public struct AttributeData: ATTAttributeDataEntry {
+        /// The handle of the group's declaration.
         public var attributeHandle: UInt16
+        /// The last handle of the group.
         public var endGroupHandle: UInt16
         public var value: ArraySlice<UInt8>
 
@@ -20,6 +22,8 @@ public struct ReadByGroupTypeResponse: ATTAttributeDataListPDU {
 
         @inlinable public static var valueOffset: Int { Field.value.lowerBound }
 
+        /// An entry for the group from `attributeHandle` to `endGroupHandle` with its declaration's
+        /// `value`.
         public init(attributeHandle: UInt16, endGroupHandle: UInt16, value: ArraySlice<UInt8>) {
             self.attributeHandle = attributeHandle
             self.endGroupHandle = endGroupHandle
@@ -90,10 +94,14 @@ extension ReadByGroupTypeResponse {
 extension ReadByGroupTypeResponse.AttributeData {
     /// One entry read from borrowed bytes: the value is the range of the PDU it covers.
     public struct Borrowed: Sendable, Hashable {
+        /// The handle of the group's declaration.
         public let attributeHandle: UInt16
+        /// The last handle of the group.
         public let endGroupHandle: UInt16
+        /// Where the declaration's value lies in the PDU.
         public let value: Range<Int>
 
+        /// A borrowed entry whose value lies at `value`.
         @inlinable
         public init(attributeHandle: UInt16, endGroupHandle: UInt16, value: Range<Int>) {
             self.attributeHandle = attributeHandle

@@ -4,11 +4,14 @@ import SwiftATTCore
 /// discovery, and Read Using Characteristic UUID). Core 5.4 Vol 3 Part F §3.4.4.1.
 public struct ReadByTypeRequest: ATTPDUCodable, ATTBorrowedPDU {
     @inlinable public static var opcode: ATTOpcode { .readByTypeRequest }
+    /// The first handle of the range searched.
     public var startingHandle: UInt16
+    /// The last handle of the range searched, inclusive.
     public var endingHandle: UInt16
     /// A 16- or 128-bit UUID.
     public var attributeType: BluetoothUUID
 
+    /// A request for the values of the attributes of `attributeType` between the two handles.
     public init(startingHandle: UInt16, endingHandle: UInt16, attributeType: BluetoothUUID) {
         self.startingHandle = startingHandle
         self.endingHandle = endingHandle

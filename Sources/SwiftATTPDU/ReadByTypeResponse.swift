@@ -7,6 +7,7 @@ public struct ReadByTypeResponse: ATTAttributeDataListPDU {
 
     /// One attribute's handle and value.
     public struct AttributeData: ATTAttributeDataEntry {
+        /// The attribute's handle.
         public var handle: UInt16
         public var value: ArraySlice<UInt8>
 
@@ -18,6 +19,7 @@ public struct ReadByTypeResponse: ATTAttributeDataListPDU {
 
         @inlinable public static var valueOffset: Int { Field.value.lowerBound }
 
+        /// An entry for the attribute at `handle` with its `value`.
         public init(handle: UInt16, value: ArraySlice<UInt8>) {
             self.handle = handle
             self.value = value
@@ -84,9 +86,12 @@ extension ReadByTypeResponse {
 extension ReadByTypeResponse.AttributeData {
     /// One entry read from borrowed bytes: the value is the range of the PDU it covers.
     public struct Borrowed: Sendable, Hashable {
+        /// The attribute's handle.
         public let handle: UInt16
+        /// Where the value lies in the PDU.
         public let value: Range<Int>
 
+        /// A borrowed entry whose value lies at `value`.
         @inlinable
         public init(handle: UInt16, value: Range<Int>) {
             self.handle = handle

@@ -5,8 +5,10 @@ import SwiftATTCore
 /// Core 5.4 Vol 3 Part F §3.4.4.8.
 public struct ReadMultipleResponse: ATTPDUCodable {
     @inlinable public static var opcode: ATTOpcode { .readMultipleResponse }
+    /// The values, one after another with nothing between them: the client knows their lengths.
     public var setOfValues: ArraySlice<UInt8>
 
+    /// A response of the concatenated values.
     public init(setOfValues: ArraySlice<UInt8>) { self.setOfValues = setOfValues }
 
     @usableFromInline

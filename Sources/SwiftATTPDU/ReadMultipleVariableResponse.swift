@@ -4,8 +4,10 @@ import SwiftATTCore
 /// truncated to fit ATT_MTU−1. Core 5.4 Vol 3 Part F §3.4.4.12.
 public struct ReadMultipleVariableResponse: ATTPDUCodable {
     @inlinable public static var opcode: ATTOpcode { .readMultipleVariableResponse }
+    /// The (length, value) tuples, in the order of the request's handles.
     public var lengthValueTupleList: ATTTupleList
 
+    /// A response of `tuples`, which carry no handles.
     public init(_ tuples: [ATTTupleList.Tuple]) {
         lengthValueTupleList = ATTTupleList(tuples, hasHandles: false)
     }
@@ -40,6 +42,7 @@ extension ReadMultipleVariableResponse {
     /// tuples are the range of them they cover, walked with `lengthValueTupleList.cursor`.
     public struct Borrowed: ATTBorrowedPDU {
         public typealias Owned = ReadMultipleVariableResponse
+        /// Where the tuples lie in the PDU, checked once.
         public let lengthValueTupleList: ATTTupleList.Borrowed
 
         @inlinable @inline(__always)

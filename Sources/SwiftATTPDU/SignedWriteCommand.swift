@@ -4,6 +4,7 @@ import SwiftATTCore
 /// with the CSRK (Core 5.4 Vol 3 Part H §2.4.5). Core 5.4 Vol 3 Part F §3.4.5.4.
 public struct SignedWriteCommand: ATTPDUCodable {
     @inlinable public static var opcode: ATTOpcode { .signedWriteCommand }
+    /// The attribute handle written.
     public var handle: UInt16
     /// The value and the signature after it, as on the wire: one view instead of two
     /// keeps the PDU, and so every `ATTPDU`, the size of one slice, holding the input's
@@ -11,6 +12,7 @@ public struct SignedWriteCommand: ATTPDUCodable {
     @usableFromInline
     var valueAndSignature: ArraySlice<UInt8>
 
+    /// The value written, without the signature.
     public var value: ArraySlice<UInt8> {
         get { valueAndSignature.dropLast(ATTLimits.signatureLength) }
         set { valueAndSignature = ArraySlice(Array(newValue) + authenticationSignature) }
@@ -80,6 +82,7 @@ extension SignedWriteCommand {
     /// the signature are the ranges of them they cover.
     public struct Borrowed: ATTBorrowedPDU {
         public typealias Owned = SignedWriteCommand
+        /// The attribute handle written.
         public let handle: UInt16
         /// The value and the signature after it, as on the wire (one range keeps the
         /// decoded PDU small, as `SignedWriteCommand` keeps one slice).

@@ -3,6 +3,7 @@ import SwiftATTPDU
 /// Why a JSON value is not the JSON form of an ATT PDU, and where: `path` names the key
 /// (`attributeDataList[2].value`), empty for the document itself.
 public struct ATTJSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the value at `path`.
     public enum Reason: Hashable, Sendable {
         /// A field the PDU needs is absent.
         case missingKey
@@ -27,9 +28,13 @@ public struct ATTJSONError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidPDU(ATTDecodingError)
     }
 
+    /// The key path of the value at fault (`attributeDataList[2].value`); empty for the
+    /// document itself.
     public let path: String
+    /// What is wrong there.
     public let reason: Reason
 
+    /// An error for `reason` at key path `path`.
     public init(_ reason: Reason, at path: String) {
         self.reason = reason
         self.path = path

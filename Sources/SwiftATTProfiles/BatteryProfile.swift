@@ -11,8 +11,10 @@ public enum BatteryProfile {
     public static let service = BluetoothUUID(0x180F)
     /// Battery Level: read and notify (BAS §3.1), one octet, 0–100 %.
     public static let level = BluetoothUUID(0x2A19)
+    /// The name advertised and served as the GAP Device Name when the caller gives none.
     public static let defaultName = "swift-att Battery"
 
+    /// The profile's names for its UUIDs, for tools that print a database or a scan.
     public static let names: [BluetoothUUID: String] = [service: "Battery", level: "Battery Level"]
 
     /// Characteristic Presentation Format of the level: uint8 (0x04), unit percentage
@@ -27,7 +29,9 @@ public enum BatteryProfile {
 
     /// The Battery service's attributes, to serve alone or beside another service.
     public struct Service: Sendable {
+        /// The service, to put in a database.
         public let service: GATTService
+        /// The Battery Level characteristic: read and notify.
         public let level: GATTCharacteristic
 
         /// `level` is clamped to 100.
@@ -41,9 +45,12 @@ public enum BatteryProfile {
 
     /// The Battery service alone (after GAP and GATT).
     public struct Server: Sendable {
+        /// The Battery service's attributes.
         public let battery: Service
+        /// The whole database: GAP, GATT and the profile's service.
         public let database: GATTDatabase
 
+        /// A database serving the Battery service at `level` percent, under `name`.
         public init(name: String = BatteryProfile.defaultName, level: UInt8 = 100) throws(GATTDatabaseError) {
             battery = Service(level: level)
             database = try GATTDatabase(services: [battery.service], genericAccess: GATTGenericAccess(deviceName: name))
@@ -54,6 +61,7 @@ public enum BatteryProfile {
 /// A Battery Level value: one octet, 0–100 % (101–255 are reserved, GATT Specification
 /// Supplement §3.27).
 public struct BatteryLevel: Hashable, Sendable, CustomStringConvertible {
+    /// The charge left, 0–100.
     public let percent: UInt8
 
     /// `nil` above 100.
@@ -62,6 +70,7 @@ public struct BatteryLevel: Hashable, Sendable, CustomStringConvertible {
         self.percent = percent
     }
 
+    /// Decodes the value; throws if its length or a field is invalid.
     public init(decoding bytes: ArraySlice<UInt8>) throws(ProfileDecodingError) {
         guard bytes.count == 1 else {
             throw .invalidLength(value: "Battery Level", length: bytes.count, expected: "1 octet")
@@ -73,6 +82,7 @@ public struct BatteryLevel: Hashable, Sendable, CustomStringConvertible {
         percent = byte
     }
 
+    /// The value as a characteristic carries it.
     public var encoded: [UInt8] { [percent] }
 
     public var description: String { "\(percent) %" }
@@ -82,11 +92,13 @@ public struct BatteryLevel: Hashable, Sendable, CustomStringConvertible {
 /// `drainEvery` ticks, and once empty it is "recharged" to 100, so a long demo never
 /// stops changing. A central may also set the level (standard input, in the tool).
 public struct BatterySimulator: Hashable, Sendable {
+    /// The charge now, 0–100.
     public private(set) var level: UInt8
     /// Ticks per percent; 0 never drains.
     public let drainEvery: Int
     private var ticks = 0
 
+    /// A battery at `level` percent (at most 100) losing one percent every `drainEvery` ticks.
     public init(level: UInt8 = 100, drainEvery: Int = 1) {
         self.level = min(level, 100)
         self.drainEvery = max(0, drainEvery)

@@ -15,7 +15,9 @@ import SwiftATTCore
 public struct HeartRateMeasurement: Hashable, Sendable {
     /// How the heart rate is written: flags bit 0.
     public enum ValueFormat: Hashable, Sendable {
+        /// One octet: rates up to 255.
         case uint8
+        /// Two octets, little-endian.
         case uint16
     }
 
@@ -34,10 +36,15 @@ public struct HeartRateMeasurement: Hashable, Sendable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+        /// Bit 0: the rate is a uint16.
         public static let valueFormatUInt16 = Flags(rawValue: 0x01)
+        /// Bit 1: skin contact detected (meaningful with bit 2).
         public static let sensorContactDetected = Flags(rawValue: 0x02)
+        /// Bit 2: the sensor can detect skin contact.
         public static let sensorContactSupported = Flags(rawValue: 0x04)
+        /// Bit 3: Energy Expended follows the rate.
         public static let energyExpendedPresent = Flags(rawValue: 0x08)
+        /// Bit 4: RR-intervals end the value.
         public static let rrIntervalPresent = Flags(rawValue: 0x10)
     }
 
@@ -45,6 +52,7 @@ public struct HeartRateMeasurement: Hashable, Sendable {
     public var beatsPerMinute: UInt16
     /// The format asked for; a rate above 255 is always written as uint16.
     public var format: ValueFormat
+    /// Whether the sensor can tell it touches the skin, and whether it does.
     public var sensorContact: SensorContact
     /// Kilojoules since the last reset (Control Point 0x01); 0xFFFF means "at least 65535".
     public var energyExpended: UInt16?
@@ -66,6 +74,7 @@ public struct HeartRateMeasurement: Hashable, Sendable {
     /// The format actually written.
     public var encodedFormat: ValueFormat { beatsPerMinute > 0xFF ? .uint16 : format }
 
+    /// The flags octet these fields call for.
     public var flags: Flags {
         var f: Flags = []
         if encodedFormat == .uint16 { f.insert(.valueFormatUInt16) }
@@ -84,10 +93,12 @@ public struct HeartRateMeasurement: Hashable, Sendable {
 
     // MARK: Encoding
 
+    /// The encoded value's length in octets.
     public var encodedLength: Int {
         1 + (encodedFormat == .uint16 ? 2 : 1) + (energyExpended == nil ? 0 : 2) + 2 * rrIntervals.count
     }
 
+    /// Appends the encoded value to `bytes`.
     public func encode(into bytes: inout [UInt8]) {
         bytes.reserveCapacity(bytes.count + encodedLength)
         bytes.append(flags.rawValue)
@@ -100,6 +111,7 @@ public struct HeartRateMeasurement: Hashable, Sendable {
         for rr in rrIntervals { bytes.append(littleEndian: rr) }
     }
 
+    /// The value as a characteristic carries it.
     public func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         encode(into: &bytes)
@@ -161,6 +173,7 @@ public struct HeartRateMeasurement: Hashable, Sendable {
         rrIntervals = intervals
     }
 
+    /// Decodes the value; throws if its length or a field is invalid.
     public init(decoding bytes: [UInt8]) throws(ProfileDecodingError) {
         try self.init(decoding: bytes[...])
     }

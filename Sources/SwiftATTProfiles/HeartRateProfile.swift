@@ -35,10 +35,15 @@ public enum HeartRateProfile {
 
     /// One Heart Rate service and the database that serves it (after GAP and GATT).
     public struct Server: Sendable {
+        /// The service, to put in a database.
         public let service: GATTService
+        /// Heart Rate Measurement: notify.
         public let measurement: GATTCharacteristic
+        /// Body Sensor Location: read.
         public let bodySensorLocation: GATTCharacteristic
+        /// Heart Rate Control Point: write.
         public let controlPoint: GATTCharacteristic
+        /// The whole database: GAP, GATT and the profile's service.
         public let database: GATTDatabase
 
         /// `onControlPoint` hears every Control Point write, accepted or refused; it runs
@@ -70,14 +75,22 @@ public enum HeartRateProfile {
 /// The Body Sensor Location value (0x2A38): one octet. GATT Specification Supplement
 /// §3.29; values 7–255 are reserved.
 public enum BodySensorLocation: UInt8, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    /// Other.
     case other = 0
+    /// Chest: a strap.
     case chest = 1
+    /// Wrist: a watch.
     case wrist = 2
+    /// Finger.
     case finger = 3
+    /// Hand.
     case hand = 4
+    /// Ear lobe.
     case earLobe = 5
+    /// Foot.
     case foot = 6
 
+    /// The location's name in the spec.
     public var name: String {
         switch self {
         case .other: return "Other"
@@ -92,6 +105,7 @@ public enum BodySensorLocation: UInt8, CaseIterable, Hashable, Sendable, CustomS
 
     public var description: String { name }
 
+    /// Decodes the value; throws if its length or a field is invalid.
     public init(decoding bytes: ArraySlice<UInt8>) throws(ProfileDecodingError) {
         guard bytes.count == 1 else {
             throw .invalidLength(value: "Body Sensor Location", length: bytes.count, expected: "1 octet")
@@ -118,18 +132,23 @@ public enum HeartRateControlPoint {
     public static let resetEnergyExpended: UInt8 = 0x01
     /// HRS's application error 0x80.
     public static let valueNotSupported = ATTErrorCode(0x80)
+    /// The error's name, for messages.
     public static let valueNotSupportedName = "Control Point value not supported"
 
+    /// What a supported Control Point value asks for.
     public enum Command: Hashable, Sendable {
+        /// 0x01: set Energy Expended back to 0.
         case resetEnergyExpended
     }
 
     /// One write and what the server makes of it.
     public struct Write: Hashable, Sendable {
+        /// The octets written.
         public let value: [UInt8]
         /// The command, or `nil` when the value is not supported.
         public let command: Command?
 
+        /// A write of `value`, read for its command.
         public init(value: [UInt8]) {
             self.value = value
             command = value == [HeartRateControlPoint.resetEnergyExpended] ? .resetEnergyExpended : nil

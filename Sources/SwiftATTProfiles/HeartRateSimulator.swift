@@ -8,12 +8,14 @@
 /// HRS §3.1.1.3 suggests — the Energy Expended accumulated so far, which saturates at
 /// 0xFFFF and which the Control Point resets.
 public struct HeartRateSimulator: Hashable, Sendable {
+    /// The rates the wave moves between, in BPM.
     public static let range: ClosedRange<UInt16> = 60...100
     /// Measurements per rise-and-fall of the wave.
     public static let period = 40
     /// Energy Expended is included once every this many measurements.
     public static let energyEvery = 10
 
+    /// The seed of the jitter: the same seed, the same measurements.
     public let seed: UInt64
     /// The heart rate's format in the measurements made.
     public var format: HeartRateMeasurement.ValueFormat
@@ -24,6 +26,8 @@ public struct HeartRateSimulator: Hashable, Sendable {
     private var random: SplitMix64
     private var joules: UInt64 = 0
 
+    /// A wearer whose jitter comes from `seed`, each measurement standing for
+    /// `intervalMilliseconds` of exercise.
     public init(seed: UInt64 = 1, format: HeartRateMeasurement.ValueFormat = .uint8, intervalMilliseconds: Int = 1000) {
         self.seed = seed
         self.format = format

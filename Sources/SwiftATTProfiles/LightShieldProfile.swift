@@ -18,16 +18,24 @@ public enum LightShieldProfile {
     /// The shield's default name.
     public static let defaultName = "BLE Shield"
 
+    /// The profile's names for its UUIDs, for tools that print a database or a scan.
     public static let names: [BluetoothUUID: String] = [service: "RBL BLE Shield", tx: "RBL TX", rx: "RBL RX"]
 
+    /// Flags, the 128-bit service UUID and as much of the name as fits (all of it in the scan
+    /// response).
     public static func advertisement(name: String = defaultName) throws(ADEncodingError) -> ProfileAdvertisement {
         try ProfileAdvertisement(name: name, services: [service])
     }
 
+    /// The shield's service and the database that serves it (after GAP and GATT).
     public struct Server: Sendable {
+        /// The service, to put in a database.
         public let service: GATTService
+        /// TX: notify, shield to phone.
         public let tx: GATTCharacteristic
+        /// RX: write without response, phone to shield.
         public let rx: GATTCharacteristic
+        /// The whole database: GAP, GATT and the profile's service.
         public let database: GATTDatabase
 
         /// `onWrite` hears every value written to RX (on the host's loop); decode it with
@@ -53,18 +61,24 @@ public enum LightShieldProfile {
 /// switches send light numbers 1, 2, 3… (`turnLight:3 on:`). Other second octets are not
 /// defined and fail to decode.
 public struct LightCommand: Hashable, Sendable, CustomStringConvertible {
+    /// Which light: 1, 2, 3… as the seed's switches number them.
     public var light: UInt8
+    /// On or off.
     public var isOn: Bool
 
+    /// A command turning `light` on or off.
     public init(light: UInt8, isOn: Bool) {
         self.light = light
         self.isOn = isOn
     }
 
+    /// Two octets: the light, then on or off.
     public static let encodedLength = 2
 
+    /// The value as a characteristic carries it.
     public func encoded() -> [UInt8] { [light, isOn ? 0x01 : 0x00] }
 
+    /// Decodes the value; throws if its length or a field is invalid.
     public init(decoding bytes: ArraySlice<UInt8>) throws(ProfileDecodingError) {
         guard bytes.count == Self.encodedLength else {
             throw .invalidLength(value: "Light command", length: bytes.count, expected: "2 octets")
@@ -77,6 +91,7 @@ public struct LightCommand: Hashable, Sendable, CustomStringConvertible {
         light = bytes.byte(at: 0)
     }
 
+    /// Decodes the value; throws if its length or a field is invalid.
     public init(decoding bytes: [UInt8]) throws(ProfileDecodingError) {
         try self.init(decoding: bytes[...])
     }

@@ -10,14 +10,19 @@ import SwiftATTCore
 /// fit (a 128-bit service UUID leaves 8 octets), in which case the complete name goes in
 /// the scan response.
 public struct ProfileAdvertisement: Hashable, Sendable {
+    /// The advertising data, at most 31 octets.
     public var data: [UInt8]
+    /// The scan response, at most 31 octets; empty when everything fits in `data`.
     public var scanResponse: [UInt8]
 
+    /// Advertising built elsewhere.
     public init(data: [UInt8], scanResponse: [UInt8] = []) {
         self.data = data
         self.scanResponse = scanResponse
     }
 
+    /// Flags, `services`, the appearance when given and `name`, shortened in `data` when it does
+    /// not fit and then whole in `scanResponse`.
     public init(name: String, services: [BluetoothUUID], appearance: UInt16? = nil) throws(ADEncodingError) {
         var builder = AdvertisingDataBuilder.legacy
         try builder.append(.flags(.leGeneralDiscoverableLEOnly))

@@ -11,14 +11,17 @@ import SwiftATTGATT
 public enum SerialModuleProfile {
     /// Unassigned 16-bit UUIDs that HC-08 (and HM-10, and many clones) use.
     public static let service = BluetoothUUID(0xFFE0)
+    /// The module's one characteristic: read, write without response, notify.
     public static let characteristic = BluetoothUUID(0xFFE1)
     /// The module's factory name.
     public static let defaultName = "HC-08"
     /// What the module puts in one notification: ATT_MTU 23 minus the 3-octet header.
     public static let defaultChunkSize = 20
 
+    /// The profile's names for its UUIDs, for tools that print a database or a scan.
     public static let names: [BluetoothUUID: String] = [service: "HC-08 Serial", characteristic: "HC-08 Data"]
 
+    /// Flags, the service's UUID and `name` (shortened to fit, whole in the scan response).
     public static func advertisement(name: String = defaultName) throws(ADEncodingError) -> ProfileAdvertisement {
         try ProfileAdvertisement(name: name, services: [service])
     }
@@ -55,9 +58,13 @@ public enum SerialModuleProfile {
         return pieces
     }
 
+    /// The module's service and the database that serves it (after GAP and GATT).
     public struct Server: Sendable {
+        /// The service, to put in a database.
         public let service: GATTService
+        /// The data characteristic.
         public let characteristic: GATTCharacteristic
+        /// The whole database: GAP, GATT and the profile's service.
         public let database: GATTDatabase
 
         /// `onWrite` hears every value a central writes (on the host's loop).

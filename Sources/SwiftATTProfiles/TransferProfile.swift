@@ -29,6 +29,7 @@ public enum TransferProfile {
     public static func chunkSize(mtu: Int) -> Int {
         min(max(mtu, 23) - 3, 512)
     }
+    /// The name advertised and served as the GAP Device Name when the caller gives none.
     public static let defaultName = "swift-att Transfer"
 
     /// What the peripheral sends when given no text (the sample sends its text view's).
@@ -40,6 +41,7 @@ public enum TransferProfile {
         the whole text.
         """
 
+    /// The profile's names for its UUIDs, for tools that print a database or a scan.
     public static let names: [BluetoothUUID: String] = [service: "Transfer", characteristic: "Transfer Data"]
 
     /// Flags, the 128-bit service UUID and as much of the name as fits (all of it in the
@@ -48,11 +50,16 @@ public enum TransferProfile {
         try ProfileAdvertisement(name: name, services: [service])
     }
 
+    /// The Transfer service and the database that serves it (after GAP and GATT).
     public struct Server: Sendable {
+        /// The service, to put in a database.
         public let service: GATTService
+        /// The transfer characteristic: notify.
         public let characteristic: GATTCharacteristic
+        /// The whole database: GAP, GATT and the profile's service.
         public let database: GATTDatabase
 
+        /// A database serving the Transfer service under `name`.
         public init(name: String = TransferProfile.defaultName) throws(GATTDatabaseError) {
             // The sample's CBCharacteristicPropertyNotify, no value until sent.
             characteristic = GATTCharacteristic(uuid: TransferProfile.characteristic, properties: [.notify])

@@ -10,6 +10,7 @@ public struct TransferReceiver: Hashable, Sendable {
     /// Data chunks received since the last "EOM".
     public private(set) var chunks = 0
 
+    /// A receiver that has received nothing.
     public init() {}
 
     /// Takes one notification's value; returns the message when it is "EOM".

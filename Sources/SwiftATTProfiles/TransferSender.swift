@@ -14,16 +14,21 @@
 ///
 /// Empty data sends "EOM" alone (the seed would send nothing at all).
 public struct TransferSender: Hashable, Sendable {
+    /// Where the transfer stands.
     public enum State: Hashable, Sendable {
         /// The chunk starting at `offset` is next.
         case sendingData(offset: Int)
         /// Every chunk was accepted; "EOM" is next.
         case sendingEndOfMessage
+        /// "EOM" was accepted: nothing is left.
         case finished
     }
 
+    /// The octets to send.
     public let data: [UInt8]
+    /// The largest chunk, in octets (at least 1).
     public private(set) var chunkSize: Int
+    /// What is sent next.
     public private(set) var state: State
     /// Data chunks accepted so far ("EOM" not counted).
     public private(set) var chunksSent = 0
@@ -35,6 +40,7 @@ public struct TransferSender: Hashable, Sendable {
         state = data.isEmpty ? .sendingEndOfMessage : .sendingData(offset: 0)
     }
 
+    /// A sender of `text` as UTF-8.
     public init(text: String, chunkSize: Int = TransferProfile.defaultChunkSize) {
         self.init(data: Array(text.utf8), chunkSize: chunkSize)
     }
@@ -57,6 +63,7 @@ public struct TransferSender: Hashable, Sendable {
         }
     }
 
+    /// Whether "EOM" has been accepted.
     public var isFinished: Bool { state == .finished }
     /// Whether `pending` is the end-of-message marker.
     public var isSendingEndOfMessage: Bool { state == .sendingEndOfMessage }

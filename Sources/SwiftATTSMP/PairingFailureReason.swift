@@ -5,20 +5,37 @@
 /// machine can end a procedure by throwing the reason it sent or received, and the command
 /// line can print `description` as it stands.
 public enum PairingFailureReason: UInt8, Sendable, Hashable, CaseIterable, Error, CustomStringConvertible {
+    /// The user cancelled passkey entry, or entered none.
     case passkeyEntryFailed = 0x01
+    /// Out-of-band data was expected and is not available.
     case oobNotAvailable = 0x02
+    /// The pairing cannot meet the security the side sending this requires (with these IO
+    /// capabilities, say).
     case authenticationRequirements = 0x03
+    /// The confirm value did not match the random value: a wrong passkey, or an attacker.
     case confirmValueFailed = 0x04
+    /// This device does not pair.
     case pairingNotSupported = 0x05
+    /// The encryption key would be shorter than this side accepts.
     case encryptionKeySize = 0x06
+    /// The SMP command is not supported.
     case commandNotSupported = 0x07
+    /// Pairing failed for a reason no other code names.
     case unspecifiedReason = 0x08
+    /// Too soon after a failed attempt: this side throttles repeated pairing
+    /// (`PairingAttemptThrottle` in SwiftATTSecurity).
     case repeatedAttempts = 0x09
+    /// A command's length or a parameter is invalid.
     case invalidParameters = 0x0A
+    /// The DHKey Check value did not match: LE Secure Connections' last check failed.
     case dhKeyCheckFailed = 0x0B
+    /// The user said the numbers shown in Numeric Comparison do not match.
     case numericComparisonFailed = 0x0C
+    /// BR/EDR pairing is under way on the same link, so LE pairing is refused.
     case brEdrPairingInProgress = 0x0D
+    /// A key derived over the other transport (cross-transport key derivation) is not allowed.
     case crossTransportKeyDerivationNotAllowed = 0x0E
+    /// The device refuses the key the peer distributed (an IRK it already holds, say).
     case keyRejected = 0x0F
 
     /// The name Table 3.7 gives the reason: "Confirm Value Failed".

@@ -8,15 +8,19 @@ import SwiftATTCore
 /// re-encodes every PDU it decodes to the very octets it read, so the pairing machine may
 /// hash `SMPPDU.bytes` rather than keep the received buffer.
 public struct PairingFeatures: Sendable, Hashable {
+    /// What the device can show and enter, which picks the association model.
     public var ioCapability: IOCapability
     /// The OOB data flag: 0x01 when this side holds out-of-band data from the peer.
     /// The wire's 0x02–0xFF are reserved and fail to decode.
     public var oobDataPresent: Bool
+    /// Bonding, MITM protection, Secure Connections, keypress notifications, CT2.
     public var authenticationRequirements: AuthenticationRequirements
     /// The longest key this side supports, in octets. §3.5.1 allows 7 to 16; a PDU with
     /// any other value fails to decode. The codec encodes whatever this holds.
     public var maximumEncryptionKeySize: UInt8
+    /// The keys the initiator offers (in a request) or will distribute (in a response).
     public var initiatorKeyDistribution: KeyDistribution
+    /// The keys the responder is asked for (in a request) or will distribute (in a response).
     public var responderKeyDistribution: KeyDistribution
 
     /// The valid range of Maximum Encryption Key Size (§3.5.1).

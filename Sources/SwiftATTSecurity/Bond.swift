@@ -17,11 +17,16 @@ public struct Bond: Sendable, Hashable {
     public var centralKey: LongTermKey?
     /// The key this device hands its controller when the peer, as central, asks.
     public var peripheralKey: LongTermKey?
+    /// The peer's IRK (Identity Information), to resolve its private addresses; `nil` if it sent
+    /// none.
     public var peerIdentityResolvingKey: UInt128?
+    /// The peer's CSRK (Signing Information), to verify its Signed Write Commands.
     public var peerSignatureKey: UInt128?
+    /// The CSRK this device distributed, to sign its own writes to the peer.
     public var localSignatureKey: UInt128?
     /// The key came from MITM-protected pairing.
     public var authenticated: Bool
+    /// The keys came from LE Secure Connections (otherwise LE legacy pairing).
     public var secureConnections: Bool
     /// Octets, 7–16.
     public var keySize: Int
@@ -31,6 +36,7 @@ public struct Bond: Sendable, Hashable {
     /// The SignCounter this device signs its next data with, under `localSignatureKey`.
     public var localSignCounter: UInt32 = 0
 
+    /// A bond with the keys a pairing produced, its sign counters not yet started.
     public init(peer: BluetoothAddress, centralKey: LongTermKey?, peripheralKey: LongTermKey?,
                 peerIdentityResolvingKey: UInt128? = nil, peerSignatureKey: UInt128? = nil,
                 localSignatureKey: UInt128? = nil, authenticated: Bool, secureConnections: Bool, keySize: Int) {

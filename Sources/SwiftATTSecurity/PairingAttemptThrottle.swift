@@ -14,8 +14,11 @@ import SwiftATTSMP
 /// holds at most `capacity` peers: an attacker cycling addresses pushes out only its
 /// own oldest entries.
 public struct PairingAttemptThrottle: Sendable {
+    /// The wait after a peer's first counted failure.
     public var initialInterval: Duration
+    /// The longest wait, however many failures follow.
     public var maximumInterval: Duration
+    /// The most peers remembered at once; the oldest entry goes first.
     public let capacity: Int
 
     struct Entry: Sendable {
@@ -25,6 +28,8 @@ public struct PairingAttemptThrottle: Sendable {
 
     var entries: [BluetoothAddress: Entry] = [:]
 
+    /// A throttle waiting `initialInterval`, then doubling up to `maximumInterval`, for up to
+    /// `capacity` peers.
     public init(initialInterval: Duration = .seconds(2), maximumInterval: Duration = .seconds(64), capacity: Int = 64) {
         self.initialInterval = initialInterval
         self.maximumInterval = maximumInterval

@@ -15,6 +15,7 @@ public struct PairingConfiguration: Sendable, Hashable {
     /// Refuse a pairing that is not protected against a man in the middle
     /// (Authentication Requirements when the method would be Just Works).
     public var requiresMITM: Bool
+    /// LE Secure Connections preferred, required (Secure Connections Only mode) or disabled.
     public var secureConnections: SecureConnectionsMode
     /// The longest key offered; 16 unless a peer needs shorter.
     public var maximumKeySize: UInt8
@@ -37,6 +38,8 @@ public struct PairingConfiguration: Sendable, Hashable {
     /// number above 999999, which no user could type, fails `validate()`.
     public var fixedPasskey: UInt32?
 
+    /// A configuration; the defaults pair Just Works, bond, prefer Secure Connections and ask
+    /// for every key.
     public init(ioCapability: IOCapability = .noInputNoOutput, bonding: Bool = true,
                 requiresMITM: Bool = false, secureConnections: SecureConnectionsMode = .preferred,
                 maximumKeySize: UInt8 = 16, minimumKeySize: UInt8 = 7, identity: LocalIdentity? = nil,
@@ -87,10 +90,12 @@ public struct PairingConfiguration: Sendable, Hashable {
 /// The identity a device hands out so that a bonded peer recognises it under any
 /// resolvable private address (Core 5.4 Vol 3 Part H §2.4.2.1, §3.6.4–§3.6.5).
 public struct LocalIdentity: Sendable, Hashable {
+    /// The IRK from which this device's resolvable private addresses are made.
     public var identityResolvingKey: UInt128
     /// A public or static random address.
     public var address: BluetoothAddress
 
+    /// An identity of `address` and its IRK.
     public init(identityResolvingKey: UInt128, address: BluetoothAddress) {
         self.identityResolvingKey = identityResolvingKey
         self.address = address
@@ -105,15 +110,20 @@ public struct OutOfBandData: Sendable, Hashable {
     /// The pair the peer gave this device out of band; `nil` if none.
     public var peer: Values?
 
+    /// A random number r and its confirm value C, as one side passes them out of band.
     public struct Values: Sendable, Hashable {
+        /// The random number r.
         public var random: UInt128
+        /// The confirm value C = f4(PKx, PKx, r, 0).
         public var confirm: UInt128
+        /// A pair as received or generated.
         public init(random: UInt128, confirm: UInt128) {
             self.random = random
             self.confirm = confirm
         }
     }
 
+    /// Out-of-band data: ours, the peer's, or both.
     public init(local: Values? = nil, peer: Values? = nil) {
         self.local = local
         self.peer = peer

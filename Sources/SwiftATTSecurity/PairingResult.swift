@@ -3,6 +3,7 @@
 /// Core 5.4 Vol 3 Part H §2.3.6 and §3.6. For the link's security level after pairing,
 /// `authenticated` and `keySize` are what the GATT server checks its permissions against.
 public struct PairingResult: Sendable, Hashable {
+    /// The association model that authenticated the pairing.
     public var method: PairingMethod
     /// LE Secure Connections (otherwise LE legacy pairing).
     public var secureConnections: Bool
@@ -22,6 +23,7 @@ public struct PairingResult: Sendable, Hashable {
     /// Keys the peer sent.
     public var peerKeys: DistributedKeys
 
+    /// A result as the session reports it.
     public init(method: PairingMethod, secureConnections: Bool, authenticated: Bool, keySize: Int,
                 bonding: Bool, longTermKey: LongTermKey?, localKeys: DistributedKeys, peerKeys: DistributedKeys) {
         self.method = method

@@ -4,6 +4,8 @@
 /// link's central; the responder answers it (a peripheral can only ask for pairing with a
 /// Security Request).
 public enum PairingRole: Sendable, Hashable {
+    /// Sends the Pairing Request: the link's central.
     case initiator
+    /// Answers the Pairing Request: the link's peripheral.
     case responder
 }

@@ -40,7 +40,9 @@ public struct PairingSession: Sendable {
     /// The SMP timeout (Part H §3.4).
     public static let timeout: Duration = .seconds(30)
 
+    /// Which side of the pairing this session plays.
     public let role: PairingRole
+    /// What this device offers and demands.
     public let configuration: PairingConfiguration
     /// The initiator's address on this link (A in the spec's functions).
     public let initiatorAddress: BluetoothAddress

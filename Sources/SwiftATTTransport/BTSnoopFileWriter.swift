@@ -9,6 +9,7 @@ import SwiftATTHCI
 /// Each record is written as it happens, so a capture survives a crash up to the last
 /// packet. Timestamps are wall-clock microseconds, as the format expects.
 public final class BTSnoopFileWriter {
+    /// The capture file being written.
     public let path: String
     private var fd: Int32
     private var encoder = BTSnoop.Writer()
@@ -43,6 +44,7 @@ public final class BTSnoopFileWriter {
         if written > 1 << 20 { encoder.discardWritten(); written = encoder.bytes.count }
     }
 
+    /// Closes the file at the end of the session; every record is already on disk.
     public func close() {
         if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
     }

@@ -5,8 +5,10 @@ import Glibc
 /// The symbolic name and message of an `errno` value, so no system error reaches a
 /// user as a bare number.
 public struct Errno: Hashable, Sendable, CustomStringConvertible {
+    /// The `errno` value, as the system call set it.
     public let rawValue: Int32
 
+    /// The error a system call reported, for its name and message.
     public init(_ rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's current `errno`.

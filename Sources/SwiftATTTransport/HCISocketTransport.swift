@@ -14,10 +14,12 @@ import SwiftATTHCI
 /// it again.
 public final class HCISocketTransport: HCITransport {
     public let name: String
+    /// The adapter's index: 0 for `hci0`.
     public let index: UInt16
     public private(set) var fileDescriptor: Int32
     private var readBuffer = [UInt8](repeating: 0, count: 4 + 65535 + 1)
     private var writeBuffer: [UInt8] = []
+    /// How long `send` may wait for the kernel to take a packet before failing.
     public var writeTimeout: Duration = .seconds(5)
 
     /// `hci0` → 0. Anything else is not an adapter name.

@@ -10,6 +10,8 @@ public final class InProcessTransportFactory: Sendable, Hashable {
     public let name: String
     private let make: @Sendable () throws(TransportError) -> any HCITransport
 
+    /// A factory named `name` (for messages) whose `open` makes a new transport each time a
+    /// host's loop opens one.
     public init(name: String, open: @escaping @Sendable () throws(TransportError) -> any HCITransport) {
         self.name = name
         make = open

@@ -7,10 +7,13 @@ import CSwiftATTBluetooth
 /// What the kernel says about one adapter (`HCIGETDEVINFO`), and the management
 /// channel's view of it: enough to say who holds it.
 public struct KernelAdapter: Hashable, Sendable {
+    /// The adapter's index: 0 for `hci0`.
     public var index: UInt16
+    /// The adapter's name as users write it in `--transport`: `hci0`.
     public var name: String { "hci\(index)" }
     /// The controller's public address as the kernel last read it (zero before setup).
     public var address: BluetoothAddress
+    /// The kernel's flags for the adapter: up, initializing, running.
     public var flags: HCIDeviceFlags
     /// Listed by Read Controller Index List: set up, and no program holds the user channel.
     public var listed: Bool
@@ -29,11 +32,14 @@ public struct KernelAdapter: Hashable, Sendable {
         case userChannel
     }
 
+    /// Who has the adapter, read from the flags and the management channel's listing, so that
+    /// a failure to open it can say who to stop.
     public var holder: Holder {
         if listed { return powered || flags.contains(.up) ? .management : .nobody }
         return flags.contains(.up) && !flags.contains(.initializing) ? .userChannel : .settingUp
     }
 
+    /// An adapter as the kernel and the management channel describe it.
     public init(index: UInt16, address: BluetoothAddress, flags: HCIDeviceFlags, listed: Bool, powered: Bool) {
         self.index = index
         self.address = address
@@ -78,8 +84,10 @@ public struct HCIDeviceFlags: OptionSet, Hashable, Sendable {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// The adapter is up (`HCI_UP`): the kernel, or a user channel, is driving it.
     public static let up = HCIDeviceFlags(rawValue: 1 << 0)
     /// The kernel is running the controller's init sequence.
     public static let initializing = HCIDeviceFlags(rawValue: 1 << 1)
+    /// The kernel's `HCI_RUNNING`: the driver is open and passing packets.
     public static let running = HCIDeviceFlags(rawValue: 1 << 2)
 }

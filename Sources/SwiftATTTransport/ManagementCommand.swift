@@ -9,10 +9,14 @@ public struct ManagementCommand: Hashable, Sendable {
     /// "no adapter", for commands such as Read Controller Index List.
     public static let noIndex: UInt16 = 0xFFFF
 
+    /// Which command.
     public var opcode: ManagementOpcode
+    /// The adapter it concerns, or `noIndex`.
     public var index: UInt16
+    /// The command's parameters, as doc/mgmt-api.txt lays them out.
     public var parameters: [UInt8]
 
+    /// A command for adapter `index` (none by default).
     public init(_ opcode: ManagementOpcode, index: UInt16 = ManagementCommand.noIndex, parameters: [UInt8] = []) {
         self.opcode = opcode
         self.index = index
@@ -28,6 +32,7 @@ public struct ManagementCommand: Hashable, Sendable {
         ManagementCommand(.readControllerInformation, index: index)
     }
 
+    /// The packet's size: the 6-byte header and the parameters.
     public var encodedLength: Int { 6 + parameters.count }
 
     /// The packet as written to the socket (one command per `write`).
@@ -48,7 +53,9 @@ public struct ManagementOpcode: RawRepresentable, Hashable, Sendable, CustomStri
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Read Controller Index List (0x0003).
     public static let readControllerIndexList = ManagementOpcode(rawValue: 0x0003)
+    /// Read Controller Information (0x0004).
     public static let readControllerInformation = ManagementOpcode(rawValue: 0x0004)
 
     public var description: String {

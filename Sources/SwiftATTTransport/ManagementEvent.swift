@@ -48,8 +48,11 @@ public struct ManagementStatus: RawRepresentable, Hashable, Sendable, CustomStri
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The command succeeded.
     public static let success = ManagementStatus(rawValue: 0x00)
+    /// No adapter has the command's index (it went away, or never was).
     public static let invalidIndex = ManagementStatus(rawValue: 0x11)
+    /// The command needs a privilege the process lacks.
     public static let permissionDenied = ManagementStatus(rawValue: 0x14)
 
     static let names: [UInt8: String] = [
@@ -67,7 +70,9 @@ public struct ManagementStatus: RawRepresentable, Hashable, Sendable, CustomStri
 
 /// Why bytes from the management channel are not a valid event or reply.
 public enum ManagementDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The named packet is shorter than its fixed fields.
     case truncated(String, need: Int, have: Int)
+    /// The named packet's length field disagrees with the bytes that came.
     case lengthMismatch(String, declared: Int, have: Int)
 
     public var description: String {

@@ -10,6 +10,7 @@ import CSwiftATTBluetooth
 /// also subscribes the socket to Index Added/Removed events, which is how the hci0
 /// transport waits for the kernel to finish setting up a new adapter without sleeping.
 public final class ManagementSocket {
+    /// The socket, or -1 once closed.
     public private(set) var fileDescriptor: Int32
     private var buffer = [UInt8](repeating: 0, count: 1024)
 
@@ -34,6 +35,7 @@ public final class ManagementSocket {
 
     deinit { close() }
 
+    /// Closes the socket; later calls fail with `.closed`.
     public func close() {
         if fileDescriptor >= 0 {
             _ = Glibc.close(fileDescriptor)
@@ -41,6 +43,7 @@ public final class ManagementSocket {
         }
     }
 
+    /// Writes `command`; its reply comes back as an event (`nextEvent(timeout:)`).
     public func send(_ command: ManagementCommand) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed("management channel") }
         try FileDescriptor.writeAll(fileDescriptor, command.encoded(), timeout: .seconds(1), context: "management channel")
@@ -93,6 +96,7 @@ public final class ManagementSocket {
         }
     }
 
+    /// Read Controller Information for adapter `index`, waiting for the reply.
     public func controllerInformation(index: UInt16) throws(TransportError) -> ManagementControllerInformation {
         let reply = try request(.readInformation(index: index))
         do throws(ManagementDecodingError) {

@@ -3,11 +3,17 @@
 /// and for `swift-att bridge`: `vhci[:/dev/vhci]` (the controller side of a new kernel
 /// adapter) and `h4:PATH` (H4 over a non-terminal character device, e.g. a virtio port).
 public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible {
+    /// `hci0`: the kernel's adapter on the HCI user channel (`HCISocketTransport`).
     case hciSocket(name: String)
+    /// `serial:PATH[@BAUD][,rtscts]`: H4 over a UART (`SerialTransport`).
     case serial(path: String, baudRate: Int, hardwareFlowControl: Bool)
+    /// `tcp:HOST:PORT`: H4 over a TCP connection to a controller, such as Bumble's.
     case tcpClient(host: String, port: UInt16)
+    /// `tcp-server:HOST:PORT`: H4 over TCP, waiting for the controller side to connect.
     case tcpServer(host: String, port: UInt16)
+    /// `vhci[:PATH]`: the controller side of a new kernel adapter (`VHCITransport`).
     case vhci(path: String)
+    /// `h4:PATH`: H4 over a character device that is not a terminal, such as a virtio port.
     case characterDevice(path: String)
     /// A controller in this process (the loopback link, a test double): never parsed
     /// from a string, only built in code.
@@ -16,6 +22,7 @@ public enum TransportSpecification: Hashable, Sendable, CustomStringConvertible 
     /// The default UART speed of most H4 controllers' firmware.
     public static let defaultBaudRate = 115_200
 
+    /// Parses what a user passed with `--transport`; an `.invalidSpecification` error says what is wrong with it.
     public init(parsing text: String) throws(TransportError) {
         if HCISocketTransport.index(of: text) != nil {
             self = .hciSocket(name: text)

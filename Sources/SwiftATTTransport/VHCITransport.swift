@@ -13,6 +13,7 @@ import SwiftATTHCI
 /// so a bridge re-frames byte streams before writing here. The driver's own vendor
 /// packets (type 0xff: "created hciN") are not HCI and never leave this transport.
 public final class VHCITransport: HCITransport {
+    /// The device the kernel's vhci driver creates.
     public static let defaultPath = "/dev/vhci"
 
     public let name: String

@@ -5,10 +5,12 @@ import SwiftATTCore
 public struct Disconnect: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x01, ocf: 0x0006)
     public static let completion = HCICommandCompletion.commandStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
     /// Reason, usually Remote User Terminated Connection (0x13).
     public var reason: HCIStatus
 
+    /// HCI_Disconnect with these parameters.
     public init(connectionHandle: UInt16, reason: HCIStatus = .remoteUserTerminatedConnection) {
         self.connectionHandle = connectionHandle
         self.reason = reason

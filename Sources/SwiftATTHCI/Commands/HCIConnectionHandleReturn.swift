@@ -4,8 +4,10 @@ import SwiftATTCore
 /// (LE Set Data Length, LE Long Term Key Request Reply and Negative Reply, …).
 public struct HCIConnectionHandleReturn: HCIReturnParameters, ByteEncodable, Hashable {
     public var status: HCIStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
 
+    /// Return parameters as a controller returns them (an emulated one, a test).
     public init(status: HCIStatus, connectionHandle: UInt16) {
         self.status = status
         self.connectionHandle = connectionHandle

@@ -8,6 +8,7 @@ public struct HCIResolvableAddressReturn: HCIReturnParameters, ByteEncodable, Ha
     /// The address, always of the random kind.
     public var resolvableAddress: BluetoothAddress
 
+    /// Return parameters as a controller returns them (an emulated one, a test).
     public init(status: HCIStatus, resolvableAddress: BluetoothAddress) {
         self.status = status
         self.resolvableAddress = BluetoothAddress(resolvableAddress.value, kind: .random)

@@ -6,8 +6,10 @@ public struct LEAddDeviceToFilterAcceptList: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0011)
     /// Address_Type: public, random, or anonymous (0xFF: all anonymous advertisements).
     public var addressType: LEAddressType
+    /// The device to add to the list.
     public var address: BluetoothAddress
 
+    /// HCI_LE_Add_Device_To_Filter_Accept_List with these parameters.
     public init(address: BluetoothAddress, addressType: LEAddressType? = nil) {
         let type = addressType ?? LEAddressType(address.kind)
         self.addressType = type

@@ -15,6 +15,7 @@ public struct LEAddDeviceToResolvingList: HCICommand, Hashable {
     /// Local_IRK; zero when this device uses its identity address toward the peer.
     public var localIdentityResolvingKey: UInt128
 
+    /// HCI_LE_Add_Device_To_Resolving_List with these parameters.
     public init(peerIdentityAddress: BluetoothAddress, peerIdentityResolvingKey: UInt128, localIdentityResolvingKey: UInt128) {
         self.peerIdentityAddress = peerIdentityAddress
         self.peerIdentityResolvingKey = peerIdentityResolvingKey

@@ -5,9 +5,13 @@ import SwiftATTCore
 public struct LEConnectionUpdate: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0013)
     public static let completion = HCICommandCompletion.commandStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
+    /// The connection interval, latency, supervision timeout and connection event lengths to ask
+    /// for.
     public var connectionParameters: LEConnectionParameters
 
+    /// HCI_LE_Connection_Update with these parameters.
     public init(connectionHandle: UInt16, connectionParameters: LEConnectionParameters) {
         self.connectionHandle = connectionHandle
         self.connectionParameters = connectionParameters

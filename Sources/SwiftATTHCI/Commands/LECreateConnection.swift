@@ -9,10 +9,17 @@ public struct LECreateConnection: HCICommand, Hashable {
     public var scanInterval: UInt16
     /// LE_Scan_Window, in units of 0.625 ms.
     public var scanWindow: UInt16
+    /// Initiator_Filter_Policy: connect to `peerAddress`, or to any device on the Filter Accept
+    /// List.
     public var initiatorFilterPolicy: LEInitiatorFilterPolicy
+    /// Peer_Address_Type: public or random, or an identity address to resolve.
     public var peerAddressType: LEAddressType
+    /// Peer_Address: the device to connect to.
     public var peerAddress: BluetoothAddress
+    /// Own_Address_Type: which of this controller's addresses goes in the packets.
     public var ownAddressType: LEOwnAddressType
+    /// The connection interval, latency, supervision timeout and connection event lengths to ask
+    /// for.
     public var connectionParameters: LEConnectionParameters
 
     /// `peerAddressType` defaults to the address's kind; give it for identity addresses.
@@ -29,7 +36,9 @@ public struct LECreateConnection: HCICommand, Hashable {
         self.connectionParameters = connectionParameters
     }
 
+    /// `scanInterval` in milliseconds.
     public var scanIntervalMilliseconds: Double { Double(scanInterval) * 0.625 }
+    /// `scanWindow` in milliseconds.
     public var scanWindowMilliseconds: Double { Double(scanWindow) * 0.625 }
 
     public var parametersLength: Int { 25 }

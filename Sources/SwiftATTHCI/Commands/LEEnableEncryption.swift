@@ -6,6 +6,7 @@ import SwiftATTCore
 public struct LEEnableEncryption: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0019)
     public static let completion = HCICommandCompletion.commandStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
     /// Random_Number (Rand): 0 for LE Secure Connections keys.
     public var randomNumber: UInt64
@@ -14,6 +15,7 @@ public struct LEEnableEncryption: HCICommand, Hashable {
     /// Long_Term_Key, least significant octet first on the wire.
     public var longTermKey: UInt128
 
+    /// HCI_LE_Enable_Encryption with these parameters.
     public init(connectionHandle: UInt16, randomNumber: UInt64 = 0, encryptedDiversifier: UInt16 = 0,
                 longTermKey: UInt128) {
         self.connectionHandle = connectionHandle

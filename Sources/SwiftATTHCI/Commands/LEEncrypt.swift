@@ -7,9 +7,12 @@ import SwiftATTCore
 /// little-endian `UInt128` here.
 public struct LEEncrypt: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0017)
+    /// Key: the AES-128 key, most significant octet first.
     public var key: UInt128
+    /// Plaintext_Data: the block to encrypt, most significant octet first.
     public var plaintextData: UInt128
 
+    /// HCI_LE_Encrypt with these parameters.
     public init(key: UInt128, plaintextData: UInt128) {
         self.key = key
         self.plaintextData = plaintextData
@@ -30,8 +33,10 @@ public struct LEEncrypt: HCICommand, Hashable {
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// Encrypted_Data: the block encrypted, most significant octet first.
         public var encryptedData: UInt128
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, encryptedData: UInt128) {
             self.status = status
             self.encryptedData = encryptedData

@@ -18,15 +18,20 @@ public struct LEExtendedCreateConnection: HCICommand, Hashable {
         public var scanInterval: UInt16
         /// Scan_Window, in units of 0.625 ms.
         public var scanWindow: UInt16
+        /// The connection interval, latency, supervision timeout and connection event lengths to
+        /// ask for.
         public var connectionParameters: LEConnectionParameters
 
+        /// Scan and connection parameters for one PHY.
         public init(scanInterval: UInt16, scanWindow: UInt16, connectionParameters: LEConnectionParameters) {
             self.scanInterval = scanInterval
             self.scanWindow = scanWindow
             self.connectionParameters = connectionParameters
         }
 
+        /// `scanInterval` in milliseconds.
         public var scanIntervalMilliseconds: Double { Double(scanInterval) * 0.625 }
+        /// `scanWindow` in milliseconds.
         public var scanWindowMilliseconds: Double { Double(scanWindow) * 0.625 }
 
         static let encodedLength = 4 + LEConnectionParameters.encodedLength
@@ -38,14 +43,23 @@ public struct LEExtendedCreateConnection: HCICommand, Hashable {
         }
     }
 
+    /// Initiator_Filter_Policy: connect to `peerAddress`, or to any device on the Filter Accept
+    /// List.
     public var initiatorFilterPolicy: LEInitiatorFilterPolicy
+    /// Own_Address_Type: which of this controller's addresses goes in the packets.
     public var ownAddressType: LEOwnAddressType
+    /// Peer_Address_Type: public or random, or an identity address to resolve.
     public var peerAddressType: LEAddressType
+    /// Peer_Address: the device to connect to.
     public var peerAddress: BluetoothAddress
+    /// Scan and connection parameters for LE 1M; `nil`: do not initiate on it.
     public var le1M: PHYParameters?
+    /// Connection parameters for LE 2M; `nil`: not on it.
     public var le2M: PHYParameters?
+    /// Scan and connection parameters for LE Coded; `nil`: do not initiate on it.
     public var leCoded: PHYParameters?
 
+    /// HCI_LE_Extended_Create_Connection [v1] with these parameters.
     public init(initiatorFilterPolicy: LEInitiatorFilterPolicy = .peerAddress, ownAddressType: LEOwnAddressType = .random,
                 peerAddress: BluetoothAddress, peerAddressType: LEAddressType? = nil,
                 le1M: PHYParameters?, le2M: PHYParameters? = nil, leCoded: PHYParameters? = nil) {

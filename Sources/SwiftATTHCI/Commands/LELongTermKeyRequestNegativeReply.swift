@@ -5,8 +5,10 @@ import SwiftATTCore
 public struct LELongTermKeyRequestNegativeReply: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x001B)
     public typealias ReturnParameters = HCIConnectionHandleReturn
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
 
+    /// HCI_LE_Long_Term_Key_Request_Negative_Reply with these parameters.
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
     public var parametersLength: Int { 2 }

@@ -5,10 +5,12 @@ import SwiftATTCore
 public struct LELongTermKeyRequestReply: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x001A)
     public typealias ReturnParameters = HCIConnectionHandleReturn
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
     /// Long_Term_Key, least significant octet first on the wire.
     public var longTermKey: UInt128
 
+    /// HCI_LE_Long_Term_Key_Request_Reply with these parameters.
     public init(connectionHandle: UInt16, longTermKey: UInt128) {
         self.connectionHandle = connectionHandle
         self.longTermKey = longTermKey

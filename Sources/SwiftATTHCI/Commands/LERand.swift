@@ -10,6 +10,7 @@ public struct LERand: HCIParameterlessCommand, Hashable {
         /// Random_Number, read little-endian.
         public var randomNumber: UInt64
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, randomNumber: UInt64) {
             self.status = status
             self.randomNumber = randomNumber

@@ -11,6 +11,7 @@ public struct LEReadAdvertisingPhysicalChannelTxPower: HCIParameterlessCommand, 
         /// TX_Power_Level, in dBm (−127…20).
         public var txPowerLevel: Int8
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, txPowerLevel: Int8) {
             self.status = status
             self.txPowerLevel = txPowerLevel

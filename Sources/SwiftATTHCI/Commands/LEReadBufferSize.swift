@@ -10,8 +10,10 @@ public struct LEReadBufferSize: HCIParameterlessCommand, Hashable {
         public var status: HCIStatus
         /// LE_ACL_Data_Packet_Length: the most data octets in one LE ACL packet (0: shared).
         public var leACLDataPacketLength: UInt16
+        /// Total_Num_LE_ACL_Data_Packets: how many LE ACL packets the controller buffers.
         public var totalNumLEACLDataPackets: UInt8
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, leACLDataPacketLength: UInt16, totalNumLEACLDataPackets: UInt8) {
             self.status = status
             self.leACLDataPacketLength = leACLDataPacketLength

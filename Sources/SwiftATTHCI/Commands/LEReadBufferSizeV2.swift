@@ -10,11 +10,14 @@ public struct LEReadBufferSizeV2: HCIParameterlessCommand, Hashable {
         public var status: HCIStatus
         /// LE_ACL_Data_Packet_Length (0: LE shares the Read Buffer Size buffers).
         public var leACLDataPacketLength: UInt16
+        /// Total_Num_LE_ACL_Data_Packets: how many LE ACL packets the controller buffers.
         public var totalNumLEACLDataPackets: UInt8
         /// ISO_Data_Packet_Length.
         public var isoDataPacketLength: UInt16
+        /// Total_Num_ISO_Data_Packets: how many ISO packets the controller buffers.
         public var totalNumISODataPackets: UInt8
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, leACLDataPacketLength: UInt16, totalNumLEACLDataPackets: UInt8,
                     isoDataPacketLength: UInt16, totalNumISODataPackets: UInt8) {
             self.status = status

@@ -8,8 +8,10 @@ public struct LEReadFilterAcceptListSize: HCIParameterlessCommand, Hashable {
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// Filter_Accept_List_Size: how many entries the list holds.
         public var filterAcceptListSize: UInt8
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, filterAcceptListSize: UInt8) {
             self.status = status
             self.filterAcceptListSize = filterAcceptListSize

@@ -8,8 +8,10 @@ public struct LEReadLocalSupportedFeatures: HCIParameterlessCommand, Hashable {
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// LE_Features: the LE features supported.
         public var leFeatures: LEFeatures
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, leFeatures: LEFeatures) {
             self.status = status
             self.leFeatures = leFeatures

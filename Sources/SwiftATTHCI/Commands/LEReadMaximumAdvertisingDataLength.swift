@@ -11,6 +11,7 @@ public struct LEReadMaximumAdvertisingDataLength: HCIParameterlessCommand, Hasha
         /// Max_Advertising_Data_Length (0x001F–0x0672).
         public var maxAdvertisingDataLength: UInt16
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, maxAdvertisingDataLength: UInt16) {
             self.status = status
             self.maxAdvertisingDataLength = maxAdvertisingDataLength

@@ -8,13 +8,16 @@ public struct LEReadMaximumDataLength: HCIParameterlessCommand, Hashable {
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// Supported_Max_TX_Octets: the longest LL payload the controller can send.
         public var supportedMaxTxOctets: UInt16
         /// Supported_Max_TX_Time, in microseconds.
         public var supportedMaxTxTime: UInt16
+        /// Supported_Max_RX_Octets: the longest LL payload the controller can receive.
         public var supportedMaxRxOctets: UInt16
         /// Supported_Max_RX_Time, in microseconds.
         public var supportedMaxRxTime: UInt16
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, supportedMaxTxOctets: UInt16, supportedMaxTxTime: UInt16,
                     supportedMaxRxOctets: UInt16, supportedMaxRxTime: UInt16) {
             self.status = status

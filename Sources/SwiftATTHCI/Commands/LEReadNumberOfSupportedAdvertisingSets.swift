@@ -8,8 +8,10 @@ public struct LEReadNumberOfSupportedAdvertisingSets: HCIParameterlessCommand, H
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// Num_Supported_Advertising_Sets: how many sets the controller can advertise at once.
         public var numSupportedAdvertisingSets: UInt8
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, numSupportedAdvertisingSets: UInt8) {
             self.status = status
             self.numSupportedAdvertisingSets = numSupportedAdvertisingSets

@@ -4,8 +4,10 @@ import SwiftATTCore
 /// Core 5.4 Vol 4 Part E §7.8.47.
 public struct LEReadPHY: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0030)
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
 
+    /// HCI_LE_Read_PHY with these parameters.
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
     public var parametersLength: Int { 2 }
@@ -21,10 +23,14 @@ public struct LEReadPHY: HCICommand, Hashable {
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// Connection_Handle: the connection, as the controller numbers it.
         public var connectionHandle: UInt16
+        /// TX_PHY: the PHY this side transmits on.
         public var txPHY: LEPHY
+        /// RX_PHY: the PHY this side receives on.
         public var rxPHY: LEPHY
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, connectionHandle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
             self.status = status
             self.connectionHandle = connectionHandle

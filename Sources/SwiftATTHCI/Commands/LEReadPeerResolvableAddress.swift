@@ -9,6 +9,7 @@ public struct LEReadPeerResolvableAddress: HCICommand, Hashable {
     /// Peer_Identity_Address, its kind the Peer_Identity_Address_Type.
     public var peerIdentityAddress: BluetoothAddress
 
+    /// HCI_LE_Read_Peer_Resolvable_Address with these parameters.
     public init(peerIdentityAddress: BluetoothAddress) { self.peerIdentityAddress = peerIdentityAddress }
 
     public var parametersLength: Int { PeerIdentityAddressField.length }

@@ -5,8 +5,10 @@ import SwiftATTCore
 public struct LEReadRemoteFeatures: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0016)
     public static let completion = HCICommandCompletion.commandStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
 
+    /// HCI_LE_Read_Remote_Features with these parameters.
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
     public var parametersLength: Int { 2 }

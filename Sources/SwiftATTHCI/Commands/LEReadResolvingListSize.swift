@@ -8,8 +8,10 @@ public struct LEReadResolvingListSize: HCIParameterlessCommand, Hashable {
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// Resolving_List_Size: how many entries the list holds.
         public var resolvingListSize: UInt8
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, resolvingListSize: UInt8) {
             self.status = status
             self.resolvingListSize = resolvingListSize

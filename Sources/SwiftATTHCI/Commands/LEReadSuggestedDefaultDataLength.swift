@@ -13,6 +13,7 @@ public struct LEReadSuggestedDefaultDataLength: HCIParameterlessCommand, Hashabl
         /// Suggested_Max_TX_Time, in microseconds.
         public var suggestedMaxTxTime: UInt16
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, suggestedMaxTxOctets: UInt16, suggestedMaxTxTime: UInt16) {
             self.status = status
             self.suggestedMaxTxOctets = suggestedMaxTxOctets

@@ -4,8 +4,10 @@ import SwiftATTCore
 /// Core 5.4 Vol 4 Part E §7.8.59.
 public struct LERemoveAdvertisingSet: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x003C)
+    /// Advertising_Handle: which advertising set.
     public var advertisingHandle: UInt8
 
+    /// HCI_LE_Remove_Advertising_Set with these parameters.
     public init(advertisingHandle: UInt8) { self.advertisingHandle = advertisingHandle }
 
     public var parametersLength: Int { 1 }

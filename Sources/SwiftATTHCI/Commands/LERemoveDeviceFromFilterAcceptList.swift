@@ -5,8 +5,10 @@ public struct LERemoveDeviceFromFilterAcceptList: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0012)
     /// Address_Type: public, random, or anonymous (0xFF).
     public var addressType: LEAddressType
+    /// The device to remove from the list.
     public var address: BluetoothAddress
 
+    /// HCI_LE_Remove_Device_From_Filter_Accept_List with these parameters.
     public init(address: BluetoothAddress, addressType: LEAddressType? = nil) {
         let type = addressType ?? LEAddressType(address.kind)
         self.addressType = type

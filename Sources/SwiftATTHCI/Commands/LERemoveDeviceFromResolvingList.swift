@@ -10,6 +10,7 @@ public struct LERemoveDeviceFromResolvingList: HCICommand, Hashable {
     /// Peer_Identity_Address, its kind the Peer_Identity_Address_Type.
     public var peerIdentityAddress: BluetoothAddress
 
+    /// HCI_LE_Remove_Device_From_Resolving_List with these parameters.
     public init(peerIdentityAddress: BluetoothAddress) { self.peerIdentityAddress = peerIdentityAddress }
 
     public var parametersLength: Int { PeerIdentityAddressField.length }

@@ -7,8 +7,10 @@ import SwiftATTCore
 /// HCI_Reset.
 public struct LESetAddressResolutionEnable: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002D)
+    /// Address_Resolution_Enable: resolve private addresses with the resolving list.
     public var addressResolutionEnable: Bool
 
+    /// HCI_LE_Set_Address_Resolution_Enable with these parameters.
     public init(addressResolutionEnable: Bool) { self.addressResolutionEnable = addressResolutionEnable }
 
     public var parametersLength: Int { 1 }

@@ -7,6 +7,7 @@ public struct LESetAdvertisingData: HCICommand, Hashable {
     /// Advertising_Data, at most 31 octets; a view into the parsed packet.
     public var advertisingData: ArraySlice<UInt8>
 
+    /// HCI_LE_Set_Advertising_Data with these parameters.
     public init(advertisingData: ArraySlice<UInt8>) { self.advertisingData = advertisingData }
 
     public var parametersLength: Int { LegacyAdvertisingDataParameters.length }

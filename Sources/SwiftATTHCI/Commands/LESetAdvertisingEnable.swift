@@ -4,8 +4,10 @@ import SwiftATTCore
 /// Core 5.4 Vol 4 Part E §7.8.9.
 public struct LESetAdvertisingEnable: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x000A)
+    /// Advertising_Enable: start (true) or stop.
     public var advertisingEnable: Bool
 
+    /// HCI_LE_Set_Advertising_Enable with these parameters.
     public init(advertisingEnable: Bool) { self.advertisingEnable = advertisingEnable }
 
     public var parametersLength: Int { 1 }

@@ -8,15 +8,20 @@ public struct LESetAdvertisingParameters: HCICommand, Hashable {
     public var advertisingIntervalMin: UInt16
     /// Advertising_Interval_Max, in units of 0.625 ms.
     public var advertisingIntervalMax: UInt16
+    /// Advertising_Type: connectable, scannable, directed or not.
     public var advertisingType: LEAdvertisingType
+    /// Own_Address_Type: which of this controller's addresses goes in the packets.
     public var ownAddressType: LEOwnAddressType
     /// Peer_Address_Type: the directed-advertising target's type (public or random only).
     public var peerAddressType: LEAddressType
     /// Peer_Address: used for directed advertising and with a resolving list.
     public var peerAddress: BluetoothAddress
+    /// Advertising_Channel_Map: which of channels 37, 38 and 39 to advertise on.
     public var advertisingChannelMap: LEAdvertisingChannelMap
+    /// Advertising_Filter_Policy: whose scan and connection requests to accept.
     public var advertisingFilterPolicy: LEAdvertisingFilterPolicy
 
+    /// HCI_LE_Set_Advertising_Parameters with these parameters.
     public init(advertisingIntervalMin: UInt16, advertisingIntervalMax: UInt16,
                 advertisingType: LEAdvertisingType = .advInd, ownAddressType: LEOwnAddressType = .random,
                 peerAddress: BluetoothAddress = BluetoothAddress(0), peerAddressType: LEAddressType? = nil,
@@ -33,7 +38,9 @@ public struct LESetAdvertisingParameters: HCICommand, Hashable {
         self.advertisingFilterPolicy = advertisingFilterPolicy
     }
 
+    /// `advertisingIntervalMin` in milliseconds.
     public var advertisingIntervalMinMilliseconds: Double { Double(advertisingIntervalMin) * 0.625 }
+    /// `advertisingIntervalMax` in milliseconds.
     public var advertisingIntervalMaxMilliseconds: Double { Double(advertisingIntervalMax) * 0.625 }
 
     public var parametersLength: Int { 15 }

@@ -4,9 +4,12 @@ import SwiftATTCore
 /// advertising set uses with own-address type random. Core 5.4 Vol 4 Part E §7.8.52.
 public struct LESetAdvertisingSetRandomAddress: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0035)
+    /// Advertising_Handle: which advertising set.
     public var advertisingHandle: UInt8
+    /// Random_Address: the random address to use.
     public var randomAddress: BluetoothAddress
 
+    /// HCI_LE_Set_Advertising_Set_Random_Address with these parameters.
     public init(advertisingHandle: UInt8, randomAddress: BluetoothAddress) {
         self.advertisingHandle = advertisingHandle
         self.randomAddress = BluetoothAddress(randomAddress.value, kind: .random)

@@ -5,12 +5,14 @@ import SwiftATTCore
 public struct LESetDataLength: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0022)
     public typealias ReturnParameters = HCIConnectionHandleReturn
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
     /// TX_Octets: payload octets per LL data PDU (0x001B–0x00FB).
     public var txOctets: UInt16
     /// TX_Time, in microseconds (0x0148–0x4290).
     public var txTime: UInt16
 
+    /// HCI_LE_Set_Data_Length with these parameters.
     public init(connectionHandle: UInt16, txOctets: UInt16, txTime: UInt16) {
         self.connectionHandle = connectionHandle
         self.txOctets = txOctets

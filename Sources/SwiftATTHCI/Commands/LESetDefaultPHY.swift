@@ -4,10 +4,14 @@ import SwiftATTCore
 /// Core 5.4 Vol 4 Part E §7.8.48.
 public struct LESetDefaultPHY: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0031)
+    /// All_PHYs: for which direction the host has no preference.
     public var allPHYs: LESetPHY.AllPHYs
+    /// TX_PHYs: the PHYs the host prefers to transmit on.
     public var txPHYs: LEPHYs
+    /// RX_PHYs: the PHYs the host prefers to receive on.
     public var rxPHYs: LEPHYs
 
+    /// HCI_LE_Set_Default_PHY with these parameters.
     public init(allPHYs: LESetPHY.AllPHYs = [], txPHYs: LEPHYs, rxPHYs: LEPHYs) {
         self.allPHYs = allPHYs
         self.txPHYs = txPHYs

@@ -17,18 +17,31 @@ public struct LESetEventMask: HCICommand, Hashable {
             rawValue = v
         }
 
+        /// Bit 0: Connection Complete (code 0x01).
         public static let connectionComplete = Mask(rawValue: 1 << 0)
+        /// Bit 1: Advertising Report (code 0x02).
         public static let advertisingReport = Mask(rawValue: 1 << 1)
+        /// Bit 2: Connection Update Complete (code 0x03).
         public static let connectionUpdateComplete = Mask(rawValue: 1 << 2)
+        /// Bit 3: Read Remote Features Complete (code 0x04).
         public static let readRemoteFeaturesComplete = Mask(rawValue: 1 << 3)
+        /// Bit 4: Long Term Key Request (code 0x05).
         public static let longTermKeyRequest = Mask(rawValue: 1 << 4)
+        /// Bit 5: Remote Connection Parameter Request (code 0x06).
         public static let remoteConnectionParameterRequest = Mask(rawValue: 1 << 5)
+        /// Bit 6: Data Length Change (code 0x07).
         public static let dataLengthChange = Mask(rawValue: 1 << 6)
+        /// Bit 9: Enhanced Connection Complete (code 0x0A).
         public static let enhancedConnectionComplete = Mask(rawValue: 1 << 9)
+        /// Bit 11: PHY Update Complete (code 0x0C).
         public static let phyUpdateComplete = Mask(rawValue: 1 << 11)
+        /// Bit 12: Extended Advertising Report (code 0x0D).
         public static let extendedAdvertisingReport = Mask(rawValue: 1 << 12)
+        /// Bit 16: Scan Timeout (code 0x11).
         public static let scanTimeout = Mask(rawValue: 1 << 16)
+        /// Bit 17: Advertising Set Terminated (code 0x12).
         public static let advertisingSetTerminated = Mask(rawValue: 1 << 17)
+        /// Bit 19: Channel Selection Algorithm (code 0x14).
         public static let channelSelectionAlgorithm = Mask(rawValue: 1 << 19)
         /// LE Enhanced Connection Complete [v2], subevent 0x29.
         public static let enhancedConnectionCompleteV2 = Mask(rawValue: 1 << 40)
@@ -36,8 +49,10 @@ public struct LESetEventMask: HCICommand, Hashable {
         public static let `default` = Mask(rawValue: 0x1F)
     }
 
+    /// LE_Event_Mask: the LE subevents enabled.
     public var eventMask: Mask
 
+    /// HCI_LE_Set_Event_Mask with these parameters.
     public init(eventMask: Mask) { self.eventMask = eventMask }
 
     public var parametersLength: Int { 8 }

@@ -7,9 +7,13 @@ public struct LESetExtendedAdvertisingData: HCICommand, Hashable {
 
     /// Operation: which part of the whole data this command carries.
     public enum Operation: UInt8, Sendable, Hashable, CaseIterable {
+        /// A middle fragment of the data.
         case intermediateFragment = 0x00
+        /// The first fragment of the data.
         case firstFragment = 0x01
+        /// The last fragment of the data.
         case lastFragment = 0x02
+        /// All of the data, in this one command.
         case completeData = 0x03
         /// Keep the data, change only the advertising DID (no data in the command).
         case unchangedData = 0x04
@@ -17,16 +21,22 @@ public struct LESetExtendedAdvertisingData: HCICommand, Hashable {
 
     /// Fragment_Preference: whether the controller may split the data over several PDUs.
     public enum FragmentPreference: UInt8, Sendable, Hashable, CaseIterable {
+        /// The controller may fragment the data over the air.
         case mayFragment = 0x00
+        /// The controller should not fragment the data.
         case shouldNotFragment = 0x01
     }
 
+    /// Advertising_Handle: which advertising set.
     public var advertisingHandle: UInt8
+    /// Operation: which part of the data this command carries.
     public var operation: Operation
+    /// Fragment_Preference: whether the controller may fragment the data.
     public var fragmentPreference: FragmentPreference
     /// Advertising_Data, at most 251 octets; a view into the parsed packet.
     public var advertisingData: ArraySlice<UInt8>
 
+    /// HCI_LE_Set_Extended_Advertising_Data with these parameters.
     public init(advertisingHandle: UInt8, operation: Operation = .completeData,
                 fragmentPreference: FragmentPreference = .mayFragment, advertisingData: ArraySlice<UInt8>) {
         self.advertisingHandle = advertisingHandle

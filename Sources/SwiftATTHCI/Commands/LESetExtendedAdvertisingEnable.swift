@@ -10,25 +10,31 @@ public struct LESetExtendedAdvertisingEnable: HCICommand, Hashable {
 
     /// One set's entry.
     public struct AdvertisingSet: Sendable, Hashable {
+        /// Advertising_Handle: which advertising set.
         public var advertisingHandle: UInt8
         /// Duration, in units of 10 ms; 0 advertises until disabled.
         public var duration: UInt16
         /// Max_Extended_Advertising_Events; 0 for no limit.
         public var maxExtendedAdvertisingEvents: UInt8
 
+        /// A set to start or stop, for `duration` (10 ms units, 0: no limit) or that many events
+        /// (0: no limit).
         public init(advertisingHandle: UInt8, duration: UInt16 = 0, maxExtendedAdvertisingEvents: UInt8 = 0) {
             self.advertisingHandle = advertisingHandle
             self.duration = duration
             self.maxExtendedAdvertisingEvents = maxExtendedAdvertisingEvents
         }
 
+        /// `duration` in milliseconds; 0 means no limit.
         public var durationMilliseconds: Double { Double(duration) * 10 }
     }
 
+    /// Enable: start (true) or stop.
     public var enable: Bool
     /// At most 63 sets (Num_Sets 0x01–0x3F; 0 only when disabling).
     public var sets: [AdvertisingSet]
 
+    /// HCI_LE_Set_Extended_Advertising_Enable with these parameters.
     public init(enable: Bool, sets: [AdvertisingSet]) {
         self.enable = enable
         self.sets = sets

@@ -7,16 +7,23 @@ public struct LESetExtendedAdvertisingParameters: HCICommand, Hashable {
     /// Advertising_TX_Power that leaves the choice to the controller.
     public static let noTxPowerPreference: Int8 = 0x7F
 
+    /// Advertising_Handle: which advertising set.
     public var advertisingHandle: UInt8
+    /// Advertising_Event_Properties: connectable, scannable, directed, legacy.
     public var advertisingEventProperties: LEAdvertisingEventProperties
     /// Primary_Advertising_Interval_Min, 24 bits, in units of 0.625 ms (at least 0x000020).
     public var primaryAdvertisingIntervalMin: UInt32
     /// Primary_Advertising_Interval_Max, 24 bits, in units of 0.625 ms.
     public var primaryAdvertisingIntervalMax: UInt32
+    /// Primary_Advertising_Channel_Map: which of channels 37, 38 and 39 to advertise on.
     public var primaryAdvertisingChannelMap: LEAdvertisingChannelMap
+    /// Own_Address_Type: which of this controller's addresses goes in the packets.
     public var ownAddressType: LEOwnAddressType
+    /// Peer_Address_Type: public or random, or an identity address to resolve.
     public var peerAddressType: LEAddressType
+    /// Peer_Address: the device directed advertising is for.
     public var peerAddress: BluetoothAddress
+    /// Advertising_Filter_Policy: whose scan and connection requests to accept.
     public var advertisingFilterPolicy: LEAdvertisingFilterPolicy
     /// Advertising_TX_Power in dBm (−127…20), or `noTxPowerPreference`.
     public var advertisingTxPower: Int8
@@ -24,11 +31,14 @@ public struct LESetExtendedAdvertisingParameters: HCICommand, Hashable {
     public var primaryAdvertisingPHY: LEPHY
     /// Secondary_Advertising_Max_Skip: advertising events the AUX_ADV_IND may skip.
     public var secondaryAdvertisingMaxSkip: UInt8
+    /// Secondary_Advertising_PHY: the PHY of the auxiliary packets.
     public var secondaryAdvertisingPHY: LEPHY
     /// Advertising_SID (0x00–0x0F).
     public var advertisingSID: UInt8
+    /// Scan_Request_Notification_Enable: report scan requests received.
     public var scanRequestNotificationEnable: Bool
 
+    /// HCI_LE_Set_Extended_Advertising_Parameters [v1] with these parameters.
     public init(advertisingHandle: UInt8, advertisingEventProperties: LEAdvertisingEventProperties,
                 primaryAdvertisingIntervalMin: UInt32, primaryAdvertisingIntervalMax: UInt32,
                 primaryAdvertisingChannelMap: LEAdvertisingChannelMap = .all, ownAddressType: LEOwnAddressType = .random,
@@ -56,7 +66,9 @@ public struct LESetExtendedAdvertisingParameters: HCICommand, Hashable {
         self.scanRequestNotificationEnable = scanRequestNotificationEnable
     }
 
+    /// `primaryAdvertisingIntervalMin` in milliseconds.
     public var primaryAdvertisingIntervalMinMilliseconds: Double { Double(primaryAdvertisingIntervalMin) * 0.625 }
+    /// `primaryAdvertisingIntervalMax` in milliseconds.
     public var primaryAdvertisingIntervalMaxMilliseconds: Double { Double(primaryAdvertisingIntervalMax) * 0.625 }
 
     public var parametersLength: Int { 25 }
@@ -108,6 +120,7 @@ public struct LESetExtendedAdvertisingParameters: HCICommand, Hashable {
         /// Selected_TX_Power, in dBm.
         public var selectedTxPower: Int8
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, selectedTxPower: Int8) {
             self.status = status
             self.selectedTxPower = selectedTxPower

@@ -7,19 +7,24 @@ public struct LESetExtendedScanEnable: HCICommand, Hashable {
 
     /// Filter_Duplicates.
     public enum FilterDuplicates: UInt8, Sendable, Hashable, CaseIterable {
+        /// Report every advertisement.
         case disabled = 0x00
+        /// Report each advertiser once for the scan.
         case enabled = 0x01
         /// Enabled, forgetting what was seen at the start of each scan period.
         case enabledResetEachPeriod = 0x02
     }
 
+    /// Enable: start (true) or stop.
     public var enable: Bool
+    /// Filter_Duplicates: whether the controller drops repeated reports.
     public var filterDuplicates: FilterDuplicates
     /// Duration, in units of 10 ms; 0 scans until disabled.
     public var duration: UInt16
     /// Period, in units of 1.28 s; 0 scans once (continuously if `duration` is 0).
     public var period: UInt16
 
+    /// HCI_LE_Set_Extended_Scan_Enable with these parameters.
     public init(enable: Bool, filterDuplicates: FilterDuplicates = .disabled, duration: UInt16 = 0, period: UInt16 = 0) {
         self.enable = enable
         self.filterDuplicates = filterDuplicates
@@ -27,7 +32,9 @@ public struct LESetExtendedScanEnable: HCICommand, Hashable {
         self.period = period
     }
 
+    /// `duration` in milliseconds; 0 means no limit.
     public var durationMilliseconds: Double { Double(duration) * 10 }
+    /// `period` in milliseconds; 0 means no period.
     public var periodMilliseconds: Double { Double(period) * 1280 }
 
     public var parametersLength: Int { 6 }

@@ -10,19 +10,23 @@ public struct LESetExtendedScanParameters: HCICommand, Hashable {
 
     /// The scan parameters for one PHY.
     public struct PHYParameters: Sendable, Hashable {
+        /// LE_Scan_Type: passive (listen only) or active (send scan requests).
         public var scanType: LEScanType
         /// Scan_Interval, in units of 0.625 ms (0x0004–0xFFFF).
         public var scanInterval: UInt16
         /// Scan_Window, in units of 0.625 ms; at most the interval.
         public var scanWindow: UInt16
 
+        /// Scan parameters for one PHY.
         public init(scanType: LEScanType, scanInterval: UInt16, scanWindow: UInt16) {
             self.scanType = scanType
             self.scanInterval = scanInterval
             self.scanWindow = scanWindow
         }
 
+        /// `scanInterval` in milliseconds.
         public var scanIntervalMilliseconds: Double { Double(scanInterval) * 0.625 }
+        /// `scanWindow` in milliseconds.
         public var scanWindowMilliseconds: Double { Double(scanWindow) * 0.625 }
 
         init(_ p: borrowing ArraySlice<UInt8>, at offset: Int, _ what: String) throws(HCIDecodingError) {
@@ -32,13 +36,16 @@ public struct LESetExtendedScanParameters: HCICommand, Hashable {
         }
     }
 
+    /// Own_Address_Type: which of this controller's addresses goes in the packets.
     public var ownAddressType: LEOwnAddressType
+    /// Scanning_Filter_Policy: which advertisements to report.
     public var scanningFilterPolicy: LEScanningFilterPolicy
     /// Scanning on the LE 1M primary advertising channels, if any.
     public var le1M: PHYParameters?
     /// Scanning on the LE Coded primary advertising channels, if any.
     public var leCoded: PHYParameters?
 
+    /// HCI_LE_Set_Extended_Scan_Parameters with these parameters.
     public init(ownAddressType: LEOwnAddressType = .random, scanningFilterPolicy: LEScanningFilterPolicy = .basicUnfiltered,
                 le1M: PHYParameters?, leCoded: PHYParameters? = nil) {
         self.ownAddressType = ownAddressType

@@ -12,13 +12,17 @@ public struct LESetPHY: HCICommand, Hashable {
     public struct AllPHYs: OptionSet, Sendable, Hashable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// No preference for the transmitter PHY.
         public static let noTxPreference = AllPHYs(rawValue: 1 << 0)
+        /// No preference for the receiver PHY.
         public static let noRxPreference = AllPHYs(rawValue: 1 << 1)
+        /// No preference either way.
         public static let all: AllPHYs = [.noTxPreference, .noRxPreference]
     }
 
     /// PHY_Options: the coding the host prefers when transmitting on LE Coded.
     public enum CodedPHYPreference: UInt16, Sendable, Hashable, CaseIterable {
+        /// No preferred coding.
         case noPreference = 0
         /// S=2 coding (500 kb/s).
         case s2 = 1
@@ -26,12 +30,18 @@ public struct LESetPHY: HCICommand, Hashable {
         case s8 = 2
     }
 
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
+    /// All_PHYs: for which direction the host has no preference.
     public var allPHYs: AllPHYs
+    /// TX_PHYs: the PHYs the host prefers to transmit on.
     public var txPHYs: LEPHYs
+    /// RX_PHYs: the PHYs the host prefers to receive on.
     public var rxPHYs: LEPHYs
+    /// PHY_Options: the coding preferred on LE Coded.
     public var phyOptions: CodedPHYPreference
 
+    /// HCI_LE_Set_PHY with these parameters.
     public init(connectionHandle: UInt16, allPHYs: AllPHYs = [], txPHYs: LEPHYs, rxPHYs: LEPHYs,
                 phyOptions: CodedPHYPreference = .noPreference) {
         self.connectionHandle = connectionHandle

@@ -9,8 +9,10 @@ public struct LESetPrivacyMode: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x004E)
     /// Peer_Identity_Address, its kind the Peer_Identity_Address_Type.
     public var peerIdentityAddress: BluetoothAddress
+    /// Privacy_Mode: network or device privacy for the peer.
     public var privacyMode: LEPrivacyMode
 
+    /// HCI_LE_Set_Privacy_Mode with these parameters.
     public init(peerIdentityAddress: BluetoothAddress, privacyMode: LEPrivacyMode) {
         self.peerIdentityAddress = peerIdentityAddress
         self.privacyMode = privacyMode

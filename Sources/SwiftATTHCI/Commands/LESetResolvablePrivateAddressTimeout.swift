@@ -13,6 +13,7 @@ public struct LESetResolvablePrivateAddressTimeout: HCICommand, Hashable {
     /// The timeout's range in Core 5.4 (§7.8.45).
     public static let validTimeouts: ClosedRange<UInt16> = 0x0001...0x0E10
 
+    /// HCI_LE_Set_Resolvable_Private_Address_Timeout with these parameters.
     public init(rpaTimeout: UInt16) { self.rpaTimeout = rpaTimeout }
 
     public var parametersLength: Int { 2 }

@@ -3,10 +3,12 @@ import SwiftATTCore
 /// HCI_LE_Set_Scan_Enable: start or stop legacy scanning. Core 5.4 Vol 4 Part E §7.8.11.
 public struct LESetScanEnable: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x000C)
+    /// LE_Scan_Enable: start (true) or stop.
     public var scanEnable: Bool
     /// Filter_Duplicates: report each advertiser once per scan (Bumble ignores it).
     public var filterDuplicates: Bool
 
+    /// HCI_LE_Set_Scan_Enable with these parameters.
     public init(scanEnable: Bool, filterDuplicates: Bool = false) {
         self.scanEnable = scanEnable
         self.filterDuplicates = filterDuplicates

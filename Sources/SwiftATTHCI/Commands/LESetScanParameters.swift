@@ -3,14 +3,18 @@ import SwiftATTCore
 /// HCI_LE_Set_Scan_Parameters: how a legacy scanner scans. Core 5.4 Vol 4 Part E §7.8.10.
 public struct LESetScanParameters: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x000B)
+    /// LE_Scan_Type: passive (listen only) or active (send scan requests).
     public var scanType: LEScanType
     /// LE_Scan_Interval, in units of 0.625 ms (0x0004–0x4000: 2.5 ms–10.24 s).
     public var scanInterval: UInt16
     /// LE_Scan_Window, in units of 0.625 ms; at most the interval.
     public var scanWindow: UInt16
+    /// Own_Address_Type: which of this controller's addresses goes in the packets.
     public var ownAddressType: LEOwnAddressType
+    /// Scanning_Filter_Policy: which advertisements to report.
     public var scanningFilterPolicy: LEScanningFilterPolicy
 
+    /// HCI_LE_Set_Scan_Parameters with these parameters.
     public init(scanType: LEScanType, scanInterval: UInt16, scanWindow: UInt16,
                 ownAddressType: LEOwnAddressType = .random,
                 scanningFilterPolicy: LEScanningFilterPolicy = .basicUnfiltered) {
@@ -21,7 +25,9 @@ public struct LESetScanParameters: HCICommand, Hashable {
         self.scanningFilterPolicy = scanningFilterPolicy
     }
 
+    /// `scanInterval` in milliseconds.
     public var scanIntervalMilliseconds: Double { Double(scanInterval) * 0.625 }
+    /// `scanWindow` in milliseconds.
     public var scanWindowMilliseconds: Double { Double(scanWindow) * 0.625 }
 
     public var parametersLength: Int { 7 }

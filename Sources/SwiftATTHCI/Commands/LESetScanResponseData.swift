@@ -7,6 +7,7 @@ public struct LESetScanResponseData: HCICommand, Hashable {
     /// Scan_Response_Data, at most 31 octets; a view into the parsed packet.
     public var scanResponseData: ArraySlice<UInt8>
 
+    /// HCI_LE_Set_Scan_Response_Data with these parameters.
     public init(scanResponseData: ArraySlice<UInt8>) { self.scanResponseData = scanResponseData }
 
     public var parametersLength: Int { LegacyAdvertisingDataParameters.length }

@@ -9,6 +9,7 @@ public struct LEWriteSuggestedDefaultDataLength: HCICommand, Hashable {
     /// Suggested_Max_TX_Time, in microseconds (0x0148–0x4290).
     public var suggestedMaxTxTime: UInt16
 
+    /// HCI_LE_Write_Suggested_Default_Data_Length with these parameters.
     public init(suggestedMaxTxOctets: UInt16, suggestedMaxTxTime: UInt16) {
         self.suggestedMaxTxOctets = suggestedMaxTxOctets
         self.suggestedMaxTxTime = suggestedMaxTxTime

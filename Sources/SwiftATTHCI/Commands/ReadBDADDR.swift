@@ -11,6 +11,7 @@ public struct ReadBDADDR: HCIParameterlessCommand, Hashable {
         /// The public address (all zeros on controllers that have none).
         public var address: BluetoothAddress
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, address: BluetoothAddress) {
             self.status = status
             self.address = address

@@ -10,10 +10,14 @@ public struct ReadBufferSize: HCIParameterlessCommand, Hashable {
         public var status: HCIStatus
         /// ACL_Data_Packet_Length: the most data octets in one ACL packet.
         public var aclDataPacketLength: UInt16
+        /// Synchronous_Data_Packet_Length: the most data octets in one SCO packet.
         public var synchronousDataPacketLength: UInt8
+        /// Total_Num_ACL_Data_Packets: how many ACL packets the controller buffers.
         public var totalNumACLDataPackets: UInt16
+        /// Total_Num_Synchronous_Data_Packets: how many SCO packets the controller buffers.
         public var totalNumSynchronousDataPackets: UInt16
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, aclDataPacketLength: UInt16, synchronousDataPacketLength: UInt8,
                     totalNumACLDataPackets: UInt16, totalNumSynchronousDataPackets: UInt16) {
             self.status = status

@@ -7,8 +7,10 @@ import SwiftATTCore
 /// LTK itself (Vol 3 Part H §2.3.4) before the controller sees it as 16 octets.
 public struct ReadEncryptionKeySize: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x05, ocf: 0x0008)
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
 
+    /// HCI_Read_Encryption_Key_Size with these parameters.
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
     /// The parameters' fields, by the octets each covers.
@@ -30,10 +32,12 @@ public struct ReadEncryptionKeySize: HCICommand, Hashable {
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// Connection_Handle: the connection, as the controller numbers it.
         public var connectionHandle: UInt16
         /// Key_Size in octets (0x01–0x10).
         public var keySize: UInt8
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, connectionHandle: UInt16, keySize: UInt8) {
             self.status = status
             self.connectionHandle = connectionHandle

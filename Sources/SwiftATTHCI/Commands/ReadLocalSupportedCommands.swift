@@ -8,8 +8,10 @@ public struct ReadLocalSupportedCommands: HCIParameterlessCommand, Hashable {
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// Supported_Commands: which commands the controller takes.
         public var supportedCommands: HCISupportedCommands
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, supportedCommands: HCISupportedCommands) {
             self.status = status
             self.supportedCommands = supportedCommands

@@ -11,15 +11,20 @@ public struct ReadLocalSupportedFeatures: HCIParameterlessCommand, Hashable {
         public let rawValue: UInt64
         public init(rawValue: UInt64) { self.rawValue = rawValue }
 
+        /// Bit 37: BR/EDR Not Supported (an LE-only controller).
         public static let brEDRNotSupported = LMPFeatures(rawValue: 1 << 37)
+        /// Bit 38: LE Supported (Controller).
         public static let leSupportedController = LMPFeatures(rawValue: 1 << 38)
+        /// Bit 63: Extended Features: more feature pages exist.
         public static let extendedFeatures = LMPFeatures(rawValue: 1 << 63)
     }
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {
         public var status: HCIStatus
+        /// LMP_Features: the controller's features, page 0.
         public var lmpFeatures: LMPFeatures
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, lmpFeatures: LMPFeatures) {
             self.status = status
             self.lmpFeatures = lmpFeatures

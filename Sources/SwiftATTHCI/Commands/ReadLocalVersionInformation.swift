@@ -10,13 +10,16 @@ public struct ReadLocalVersionInformation: HCIParameterlessCommand, Hashable {
         public var status: HCIStatus
         /// HCI_Version: the Core version number (Assigned Numbers; 0x0D is 5.4).
         public var hciVersion: UInt8
+        /// HCI_Subversion: the manufacturer's revision of the HCI implementation.
         public var hciSubversion: UInt16
         /// LMP_Version (the Link Layer version on LE-only controllers).
         public var lmpVersion: UInt8
         /// Company_Identifier (Assigned Numbers; 0xFFFF is for tests).
         public var companyIdentifier: UInt16
+        /// LMP_PAL_Subversion: the manufacturer's revision of the link layer.
         public var lmpSubversion: UInt16
 
+        /// Return parameters as a controller returns them (an emulated one, a test).
         public init(status: HCIStatus, hciVersion: UInt8, hciSubversion: UInt16, lmpVersion: UInt8,
                     companyIdentifier: UInt16, lmpSubversion: UInt16) {
             self.status = status

@@ -6,8 +6,10 @@ import SwiftATTCore
 public struct ReadRemoteVersionInformation: HCICommand, Hashable {
     public static let opcode = HCIOpcode(ogf: 0x01, ocf: 0x001D)
     public static let completion = HCICommandCompletion.commandStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
 
+    /// HCI_Read_Remote_Version_Information with these parameters.
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
 
     public var parametersLength: Int { 2 }

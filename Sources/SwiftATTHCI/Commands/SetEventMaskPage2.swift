@@ -8,6 +8,7 @@ public struct SetEventMaskPage2: HCICommand, Hashable {
     /// Event_Mask_Page_2.
     public var eventMask: UInt64
 
+    /// HCI_Set_Event_Mask_Page_2 with these parameters.
     public init(eventMask: UInt64) { self.eventMask = eventMask }
 
     public var parametersLength: Int { 8 }

@@ -11,6 +11,8 @@ public struct CommandComplete: HCIEventParameters, Hashable {
     /// Raw return parameters; `returnParameters(for:)` decodes them for a command type.
     public var returnParameters: ArraySlice<UInt8>
 
+    /// HCI_Command_Complete with these parameters, as a controller (an emulated one, a test) sends
+    /// it.
     public init(numHCICommandPackets: UInt8, commandOpcode: HCIOpcode, returnParameters: ArraySlice<UInt8>) {
         self.numHCICommandPackets = numHCICommandPackets
         self.commandOpcode = commandOpcode

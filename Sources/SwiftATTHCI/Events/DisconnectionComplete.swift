@@ -4,12 +4,16 @@ import SwiftATTCore
 /// Core 5.4 Vol 4 Part E §7.7.5.
 public struct DisconnectionComplete: HCIEventParameters, Hashable {
     public static let code: UInt8 = 0x05
+    /// Status: success, or why it failed.
     public var status: HCIStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
     /// Why the connection ended (0x13 when the peer's user ended it, 0x16 when this host did,
     /// 0x08 on supervision timeout).
     public var reason: HCIStatus
 
+    /// HCI_Disconnection_Complete with these parameters, as a controller (an emulated one, a test)
+    /// sends it.
     public init(status: HCIStatus = .success, connectionHandle: UInt16, reason: HCIStatus) {
         self.status = status
         self.connectionHandle = connectionHandle

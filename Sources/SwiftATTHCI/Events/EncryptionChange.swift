@@ -4,11 +4,15 @@ import SwiftATTCore
 /// Core 5.4 Vol 4 Part E §7.7.8.
 public struct EncryptionChange: HCIEventParameters, Hashable {
     public static let code: UInt8 = 0x08
+    /// Status: success, or why it failed.
     public var status: HCIStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
     /// Encryption_Enabled: 0x00 off, 0x01 on (AES-CCM on LE), 0x02 AES-CCM on BR/EDR.
     public var encryptionEnabled: UInt8
 
+    /// HCI_Encryption_Change [v1] with these parameters, as a controller (an emulated one, a test)
+    /// sends it.
     public init(status: HCIStatus = .success, connectionHandle: UInt16, encryptionEnabled: UInt8) {
         self.status = status
         self.connectionHandle = connectionHandle

@@ -3,14 +3,23 @@ import SwiftATTCore
 /// Any HCI event swift-att understands, decoded by event code (and LE subevent code).
 /// Unknown events are kept raw so a host can log and ignore them.
 public enum HCIEvent: Sendable, Hashable, ByteEncodable {
+    /// Disconnection Complete (0x05).
     case disconnectionComplete(DisconnectionComplete)
+    /// Encryption Change (0x08).
     case encryptionChange(EncryptionChange)
+    /// Read Remote Version Information Complete (0x0C).
     case readRemoteVersionInformationComplete(ReadRemoteVersionInformationComplete)
+    /// Command Complete (0x0E).
     case commandComplete(CommandComplete)
+    /// Command Status (0x0F).
     case commandStatus(CommandStatus)
+    /// Hardware Error (0x10).
     case hardwareError(HardwareError)
+    /// Number Of Completed Packets (0x13).
     case numberOfCompletedPackets(NumberOfCompletedPackets)
+    /// Encryption Key Refresh Complete (0x30).
     case encryptionKeyRefreshComplete(EncryptionKeyRefreshComplete)
+    /// LE Meta (0x3E): one of the LE subevents.
     case leMeta(LEMetaEvent)
     /// An event code swift-att does not decode.
     case unknown(HCIEventPacket)
@@ -59,6 +68,7 @@ public enum HCIEvent: Sendable, Hashable, ByteEncodable {
         return event?.packet ?? HCIEventPacket(code: 0, parameters: [])
     }
 
+    /// The event code.
     public var code: UInt8 {
         if case let .unknown(packet) = self { return packet.code }
         return event.map { type(of: $0).code } ?? 0

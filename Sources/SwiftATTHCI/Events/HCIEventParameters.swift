@@ -6,11 +6,13 @@ import SwiftATTCore
 /// Hosts parse; controllers (real, or an in-memory one in tests) emit through
 /// `parametersLength` and `encodeParameters`, mirroring `HCICommand`.
 public protocol HCIEventParameters: Sendable {
+    /// The event code (§7.7).
     static var code: UInt8 { get }
     /// Octets of parameters; callers keep an event within 255.
     var parametersLength: Int { get }
     /// Writes exactly `parametersLength` octets.
     func encodeParameters(into writer: inout ByteWriter)
+    /// Parses the parameters (everything after the event code and length).
     init(parameters: borrowing ArraySlice<UInt8>) throws(HCIDecodingError)
 }
 

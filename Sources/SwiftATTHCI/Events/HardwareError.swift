@@ -7,6 +7,8 @@ public struct HardwareError: HCIEventParameters, Hashable {
     /// Hardware_Code: meaning defined by the controller's maker.
     public var hardwareCode: UInt8
 
+    /// HCI_Hardware_Error with these parameters, as a controller (an emulated one, a test) sends
+    /// it.
     public init(hardwareCode: UInt8) { self.hardwareCode = hardwareCode }
 
     public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {

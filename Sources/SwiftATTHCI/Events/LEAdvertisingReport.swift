@@ -13,22 +13,32 @@ public struct LEAdvertisingReport: LEMetaSubevent, Hashable {
 
     /// Event_Type: which legacy PDU was received.
     public enum EventType: UInt8, Sendable, Hashable, CaseIterable {
+        /// ADV_IND: connectable and scannable undirected.
         case advInd = 0x00
+        /// ADV_DIRECT_IND: connectable directed.
         case advDirectInd = 0x01
+        /// ADV_SCAN_IND: scannable undirected.
         case advScanInd = 0x02
+        /// ADV_NONCONN_IND: neither connectable nor scannable.
         case advNonconnInd = 0x03
+        /// SCAN_RSP: a scan response.
         case scanRsp = 0x04
     }
 
+    /// One advertisement or scan response.
     public struct Report: Sendable, Hashable {
+        /// Event_Type: what kind of advertising PDU was received.
         public var eventType: EventType
+        /// Address_Type: public or random, or an identity address the controller resolved.
         public var addressType: LEAddressType
+        /// Address: the advertiser's address.
         public var address: BluetoothAddress
         /// The AD structures, at most 31 octets: a view into the event's bytes.
         public var data: ArraySlice<UInt8>
         /// RSSI in dBm (−127…20); 127 means not available.
         public var rssi: Int8
 
+        /// A report of these fields; the address type defaults to the address's kind.
         public init(eventType: EventType, address: BluetoothAddress, addressType: LEAddressType? = nil,
                     data: ArraySlice<UInt8>, rssi: Int8) {
             self.eventType = eventType
@@ -43,8 +53,11 @@ public struct LEAdvertisingReport: LEMetaSubevent, Hashable {
         var sentDataCount: Int { min(data.count, LEAdvertisingReport.maximumDataLength) }
     }
 
+    /// The reports, in the order the event carries them.
     public var reports: [Report]
 
+    /// HCI_LE_Advertising_Report with these parameters, as a controller (an emulated one, a test)
+    /// sends it.
     public init(reports: [Report]) { self.reports = reports }
 
     public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {

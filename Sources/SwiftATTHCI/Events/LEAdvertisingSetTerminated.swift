@@ -8,11 +8,15 @@ public struct LEAdvertisingSetTerminated: LEMetaSubevent, Hashable {
     /// Success when a connection was created; Advertising Timeout (0x3C) or Limit Reached
     /// (0x43) otherwise.
     public var status: HCIStatus
+    /// Advertising_Handle: which advertising set.
     public var advertisingHandle: UInt8
     /// The new connection's handle (meaningful only on success).
     public var connectionHandle: UInt16
+    /// Num_Completed_Extended_Advertising_Events: how many events the set sent.
     public var numCompletedExtendedAdvertisingEvents: UInt8
 
+    /// HCI_LE_Advertising_Set_Terminated with these parameters, as a controller (an emulated one, a
+    /// test) sends it.
     public init(status: HCIStatus = .success, advertisingHandle: UInt8, connectionHandle: UInt16,
                 numCompletedExtendedAdvertisingEvents: UInt8 = 0) {
         self.status = status

@@ -4,20 +4,27 @@ import SwiftATTCore
 /// creating one failed. Core 5.4 Vol 4 Part E §7.7.65.1.
 public struct LEConnectionComplete: LEMetaSubevent, Hashable {
     public static let subeventCode: UInt8 = 0x01
+    /// Status: success, or why it failed.
     public var status: HCIStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
+    /// Role: this device's role on the new connection.
     public var role: LERole
     /// Peer_Address_Type: public or random only in this event.
     public var peerAddressType: LEAddressType
+    /// Peer_Address: the peer's address.
     public var peerAddress: BluetoothAddress
     /// Connection_Interval, in units of 1.25 ms.
     public var connectionInterval: UInt16
+    /// Peripheral_Latency: connection events the peripheral may skip.
     public var peripheralLatency: UInt16
     /// Supervision_Timeout, in units of 10 ms.
     public var supervisionTimeout: UInt16
     /// Central_Clock_Accuracy: 0x00 = 500 ppm … 0x07 = 20 ppm.
     public var centralClockAccuracy: UInt8
 
+    /// HCI_LE_Connection_Complete with these parameters, as a controller (an emulated one, a test)
+    /// sends it.
     public init(status: HCIStatus = .success, connectionHandle: UInt16, role: LERole, peerAddress: BluetoothAddress,
                 peerAddressType: LEAddressType? = nil, connectionInterval: UInt16, peripheralLatency: UInt16,
                 supervisionTimeout: UInt16, centralClockAccuracy: UInt8 = 0) {
@@ -33,7 +40,9 @@ public struct LEConnectionComplete: LEMetaSubevent, Hashable {
         self.centralClockAccuracy = centralClockAccuracy
     }
 
+    /// `connectionInterval` in milliseconds.
     public var connectionIntervalMilliseconds: Double { Double(connectionInterval) * 1.25 }
+    /// `supervisionTimeout` in milliseconds.
     public var supervisionTimeoutMilliseconds: Double { Double(supervisionTimeout) * 10 }
 
     public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {

@@ -4,14 +4,19 @@ import SwiftATTCore
 /// on a connection changed. Core 5.4 Vol 4 Part E §7.7.65.7.
 public struct LEDataLengthChange: LEMetaSubevent, Hashable {
     public static let subeventCode: UInt8 = 0x07
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
+    /// Max_TX_Octets: the longest LL payload this side now sends.
     public var maxTxOctets: UInt16
     /// Max_TX_Time, in microseconds.
     public var maxTxTime: UInt16
+    /// Max_RX_Octets: the longest LL payload this side now receives.
     public var maxRxOctets: UInt16
     /// Max_RX_Time, in microseconds.
     public var maxRxTime: UInt16
 
+    /// HCI_LE_Data_Length_Change with these parameters, as a controller (an emulated one, a test)
+    /// sends it.
     public init(connectionHandle: UInt16, maxTxOctets: UInt16, maxTxTime: UInt16, maxRxOctets: UInt16, maxRxTime: UInt16) {
         self.connectionHandle = connectionHandle
         self.maxTxOctets = maxTxOctets

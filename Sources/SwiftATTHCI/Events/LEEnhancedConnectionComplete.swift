@@ -4,8 +4,11 @@ import SwiftATTCore
 /// Complete plus the resolvable private addresses in use. Core 5.4 Vol 4 Part E §7.7.65.10.
 public struct LEEnhancedConnectionComplete: LEMetaSubevent, Hashable {
     public static let subeventCode: UInt8 = 0x0A
+    /// Status: success, or why it failed.
     public var status: HCIStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
+    /// Role: this device's role on the new connection.
     public var role: LERole
     /// Peer_Address_Type: an identity type when the controller resolved the peer.
     public var peerAddressType: LEAddressType
@@ -17,12 +20,15 @@ public struct LEEnhancedConnectionComplete: LEMetaSubevent, Hashable {
     public var peerResolvablePrivateAddress: BluetoothAddress
     /// Connection_Interval, in units of 1.25 ms.
     public var connectionInterval: UInt16
+    /// Peripheral_Latency: connection events the peripheral may skip.
     public var peripheralLatency: UInt16
     /// Supervision_Timeout, in units of 10 ms.
     public var supervisionTimeout: UInt16
     /// Central_Clock_Accuracy: 0x00 = 500 ppm … 0x07 = 20 ppm.
     public var centralClockAccuracy: UInt8
 
+    /// HCI_LE_Enhanced_Connection_Complete [v1] with these parameters, as a controller (an emulated
+    /// one, a test) sends it.
     public init(status: HCIStatus = .success, connectionHandle: UInt16, role: LERole, peerAddress: BluetoothAddress,
                 peerAddressType: LEAddressType? = nil,
                 localResolvablePrivateAddress: BluetoothAddress = BluetoothAddress(0, kind: .random),
@@ -43,7 +49,9 @@ public struct LEEnhancedConnectionComplete: LEMetaSubevent, Hashable {
         self.centralClockAccuracy = centralClockAccuracy
     }
 
+    /// `connectionInterval` in milliseconds.
     public var connectionIntervalMilliseconds: Double { Double(connectionInterval) * 1.25 }
+    /// `supervisionTimeout` in milliseconds.
     public var supervisionTimeoutMilliseconds: Double { Double(supervisionTimeout) * 10 }
 
     static let length = 30

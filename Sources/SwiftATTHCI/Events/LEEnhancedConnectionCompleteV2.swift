@@ -12,6 +12,7 @@ public struct LEEnhancedConnectionCompleteV2: LEMetaSubevent, Hashable {
     /// Sync_Handle of the periodic advertising train with responses (0xFFFF: none).
     public var syncHandle: UInt16
 
+    /// The [v2] event: the [v1] fields, and the advertising set and sync handle (none by default).
     public init(connection: LEEnhancedConnectionComplete, advertisingHandle: UInt8 = 0xFF, syncHandle: UInt16 = 0xFFFF) {
         self.connection = connection
         self.advertisingHandle = advertisingHandle

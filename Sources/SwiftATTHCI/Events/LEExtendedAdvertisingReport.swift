@@ -16,26 +16,35 @@ public struct LEExtendedAdvertisingReport: LEMetaSubevent, Hashable {
         public let rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+        /// Bit 0: connectable advertising.
         public static let connectable = EventType(rawValue: 1 << 0)
+        /// Bit 1: scannable advertising.
         public static let scannable = EventType(rawValue: 1 << 1)
+        /// Bit 2: directed advertising.
         public static let directed = EventType(rawValue: 1 << 2)
+        /// Bit 3: a scan response.
         public static let scanResponse = EventType(rawValue: 1 << 3)
         /// The PDU was a legacy one.
         public static let legacy = EventType(rawValue: 1 << 4)
 
         /// Whether this report holds all the data, or more reports follow.
         public enum DataStatus: UInt16, Sendable, Hashable, CaseIterable {
+            /// The report holds all the data.
             case complete = 0
+            /// Incomplete: more reports with data follow.
             case incompleteMoreToCome = 1
             /// Incomplete, and no more will come.
             case incompleteTruncated = 2
+            /// Reserved for future use.
             case reserved = 3
         }
 
+        /// Event_Type of the PDU bits `flags` and `dataStatus`.
         public init(_ flags: EventType, dataStatus: DataStatus) {
             rawValue = flags.rawValue & 0x1F | dataStatus.rawValue << 5
         }
 
+        /// Bits 5–6: whether more data follows.
         public var dataStatus: DataStatus {
             switch (rawValue >> 5) & 0b11 {
             case 0: return .complete
@@ -46,10 +55,13 @@ public struct LEExtendedAdvertisingReport: LEMetaSubevent, Hashable {
         }
     }
 
+    /// One advertisement, or one piece of it.
     public struct Report: Sendable, Hashable {
+        /// Event_Type: what kind of advertising PDU was received.
         public var eventType: EventType
         /// Address_Type; `.anonymous` when the advertiser sent no address.
         public var addressType: LEAddressType
+        /// Address: the advertiser's address.
         public var address: BluetoothAddress
         /// LE 1M or LE Coded.
         public var primaryPHY: LEPHY
@@ -65,10 +77,12 @@ public struct LEExtendedAdvertisingReport: LEMetaSubevent, Hashable {
         public var periodicAdvertisingInterval: UInt16
         /// For directed advertising, whom it was directed to.
         public var directAddressType: LEAddressType
+        /// Direct_Address: the address a directed advertisement was sent to.
         public var directAddress: BluetoothAddress
         /// A view into the event's bytes.
         public var data: ArraySlice<UInt8>
 
+        /// A report of these fields; the address type defaults to the address's kind.
         public init(eventType: EventType, address: BluetoothAddress, addressType: LEAddressType? = nil,
                     primaryPHY: LEPHY = .le1M, secondaryPHY: LEPHY? = nil, advertisingSID: UInt8 = 0xFF,
                     txPower: Int8 = 127, rssi: Int8, periodicAdvertisingInterval: UInt16 = 0,
@@ -90,14 +104,18 @@ public struct LEExtendedAdvertisingReport: LEMetaSubevent, Hashable {
             self.data = data
         }
 
+        /// `periodicAdvertisingInterval` in milliseconds.
         public var periodicAdvertisingIntervalMilliseconds: Double { Double(periodicAdvertisingInterval) * 1.25 }
 
         /// Octets sent; data beyond 229 octets (a programmer error) is cut.
         var sentDataCount: Int { min(data.count, LEExtendedAdvertisingReport.maximumDataLength) }
     }
 
+    /// The reports, in the order the event carries them.
     public var reports: [Report]
 
+    /// HCI_LE_Extended_Advertising_Report with these parameters, as a controller (an emulated one,
+    /// a test) sends it.
     public init(reports: [Report]) { self.reports = reports }
 
     public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {

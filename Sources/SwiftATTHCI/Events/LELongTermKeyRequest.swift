@@ -5,12 +5,15 @@ import SwiftATTCore
 /// Core 5.4 Vol 4 Part E §7.7.65.5.
 public struct LELongTermKeyRequest: LEMetaSubevent, Hashable {
     public static let subeventCode: UInt8 = 0x05
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
     /// Random_Number (Rand): 0 for LE Secure Connections.
     public var randomNumber: UInt64
     /// Encrypted_Diversifier (EDIV): 0 for LE Secure Connections.
     public var encryptedDiversifier: UInt16
 
+    /// HCI_LE_Long_Term_Key_Request with these parameters, as a controller (an emulated one, a
+    /// test) sends it.
     public init(connectionHandle: UInt16, randomNumber: UInt64 = 0, encryptedDiversifier: UInt16 = 0) {
         self.connectionHandle = connectionHandle
         self.randomNumber = randomNumber

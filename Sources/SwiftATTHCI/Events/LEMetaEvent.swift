@@ -3,9 +3,13 @@ import SwiftATTCore
 /// One LE Meta subevent's type: its code and the codec for its parameters (the octets
 /// after the subevent code).
 public protocol LEMetaSubevent: Sendable {
+    /// The subevent code: the LE Meta event's first parameter (§7.7.65).
     static var subeventCode: UInt8 { get }
+    /// Octets of parameters after the subevent code.
     var parametersLength: Int { get }
+    /// Writes exactly `parametersLength` octets.
     func encodeParameters(into writer: inout ByteWriter)
+    /// Parses the parameters (everything after the subevent code).
     init(parameters: borrowing ArraySlice<UInt8>) throws(HCIDecodingError)
 }
 
@@ -24,18 +28,31 @@ extension LEMetaSubevent {
 public enum LEMetaEvent: HCIEventParameters, Hashable {
     public static let code: UInt8 = 0x3E
 
+    /// LE Connection Complete (0x01).
     case connectionComplete(LEConnectionComplete)
+    /// LE Advertising Report (0x02).
     case advertisingReport(LEAdvertisingReport)
+    /// LE Connection Update Complete (0x03).
     case connectionUpdateComplete(LEConnectionUpdateComplete)
+    /// LE Read Remote Features Complete (0x04).
     case readRemoteFeaturesComplete(LEReadRemoteFeaturesComplete)
+    /// LE Long Term Key Request (0x05).
     case longTermKeyRequest(LELongTermKeyRequest)
+    /// LE Data Length Change (0x07).
     case dataLengthChange(LEDataLengthChange)
+    /// LE Enhanced Connection Complete (0x0A).
     case enhancedConnectionComplete(LEEnhancedConnectionComplete)
+    /// LE PHY Update Complete (0x0C).
     case phyUpdateComplete(LEPHYUpdateComplete)
+    /// LE Extended Advertising Report (0x0D).
     case extendedAdvertisingReport(LEExtendedAdvertisingReport)
+    /// LE Scan Timeout (0x11).
     case scanTimeout(LEScanTimeout)
+    /// LE Advertising Set Terminated (0x12).
     case advertisingSetTerminated(LEAdvertisingSetTerminated)
+    /// LE Channel Selection Algorithm (0x14).
     case channelSelectionAlgorithm(LEChannelSelectionAlgorithm)
+    /// LE Enhanced Connection Complete [v2] (0x29).
     case enhancedConnectionCompleteV2(LEEnhancedConnectionCompleteV2)
     /// A subevent swift-att does not decode: its code and the octets after it.
     case unknown(subeventCode: UInt8, parameters: ArraySlice<UInt8>)
@@ -81,6 +98,7 @@ public enum LEMetaEvent: HCIEventParameters, Hashable {
         }
     }
 
+    /// The subevent code of the case.
     public var subeventCode: UInt8 {
         if case let .unknown(code, _) = self { return code }
         return subevent.map { type(of: $0).subeventCode } ?? 0

@@ -4,11 +4,17 @@ import SwiftATTCore
 /// LE Set PHY failed. Core 5.4 Vol 4 Part E §7.7.65.12.
 public struct LEPHYUpdateComplete: LEMetaSubevent, Hashable {
     public static let subeventCode: UInt8 = 0x0C
+    /// Status: success, or why it failed.
     public var status: HCIStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
+    /// TX_PHY: the PHY this side transmits on.
     public var txPHY: LEPHY
+    /// RX_PHY: the PHY this side receives on.
     public var rxPHY: LEPHY
 
+    /// HCI_LE_PHY_Update_Complete with these parameters, as a controller (an emulated one, a test)
+    /// sends it.
     public init(status: HCIStatus = .success, connectionHandle: UInt16, txPHY: LEPHY, rxPHY: LEPHY) {
         self.status = status
         self.connectionHandle = connectionHandle

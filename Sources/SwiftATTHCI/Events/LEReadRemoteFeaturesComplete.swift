@@ -4,10 +4,15 @@ import SwiftATTCore
 /// Core 5.4 Vol 4 Part E §7.7.65.4.
 public struct LEReadRemoteFeaturesComplete: LEMetaSubevent, Hashable {
     public static let subeventCode: UInt8 = 0x04
+    /// Status: success, or why it failed.
     public var status: HCIStatus
+    /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
+    /// LE_Features: the LE features supported.
     public var leFeatures: LEFeatures
 
+    /// HCI_LE_Read_Remote_Features_Complete with these parameters, as a controller (an emulated
+    /// one, a test) sends it.
     public init(status: HCIStatus = .success, connectionHandle: UInt16, leFeatures: LEFeatures) {
         self.status = status
         self.connectionHandle = connectionHandle

@@ -5,6 +5,8 @@ import SwiftATTCore
 public struct LEScanTimeout: LEMetaSubevent, Hashable {
     public static let subeventCode: UInt8 = 0x11
 
+    /// HCI_LE_Scan_Timeout with these parameters, as a controller (an emulated one, a test) sends
+    /// it.
     public init() {}
 
     public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {

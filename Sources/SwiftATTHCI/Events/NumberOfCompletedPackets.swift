@@ -8,11 +8,14 @@ import SwiftATTCore
 public struct NumberOfCompletedPackets: HCIEventParameters, Hashable {
     public static let code: UInt8 = 0x13
 
+    /// One connection's packets completed since the last event.
     public struct Entry: Sendable, Hashable {
+        /// Connection_Handle: the connection, as the controller numbers it.
         public var connectionHandle: UInt16
         /// Num_Completed_Packets: packets sent (or flushed) since the last event.
         public var numCompletedPackets: UInt16
 
+        /// `numCompletedPackets` packets completed on `connectionHandle`.
         public init(connectionHandle: UInt16, numCompletedPackets: UInt16) {
             self.connectionHandle = connectionHandle
             self.numCompletedPackets = numCompletedPackets
@@ -37,6 +40,7 @@ public struct NumberOfCompletedPackets: HCIEventParameters, Hashable {
         }
     }
 
+    /// The connections and their completed packets.
     public var entries: Entries
 
     /// At most 63 entries fit in one event; callers keep within that.

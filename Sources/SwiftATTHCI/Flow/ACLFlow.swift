@@ -35,6 +35,8 @@ public struct ACLFlow: Sendable {
         var isIdle: Bool { inFlight == 0 && queue.isEmpty }
     }
 
+    /// Flow for a controller with `bufferCount` ACL buffers of `bufferLength` octets (each at least
+    /// 1).
     public init(bufferCount: Int, bufferLength: Int) {
         self.bufferCount = max(1, bufferCount)
         self.bufferLength = max(1, bufferLength)

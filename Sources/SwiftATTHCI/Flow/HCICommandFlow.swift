@@ -11,8 +11,11 @@
 public struct HCICommandFlow<Token: Sendable>: Sendable {
     /// What happened to a submitted command.
     public enum Outcome: Sendable {
+        /// Command Complete answered the command.
         case complete(Token, CommandComplete)
+        /// Command Status answered the command.
         case status(Token, CommandStatus)
+        /// No answer came before the command's deadline.
         case timedOut(Token, HCIOpcode)
     }
 
@@ -57,6 +60,8 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     @usableFromInline var inFlight: [InFlight] = []
     @usableFromInline var abandoned: [HCIOpcode: Int] = [:]
 
+    /// Flow holding `initialCredits` command credits: one, until the controller says otherwise
+    /// (Part E §4.4).
     @inlinable
     public init(initialCredits: Int = 1) {
         granted = initialCredits

@@ -9,9 +9,13 @@ import SwiftATTCore
 /// 0xFE only appears as an extended report's direct address type, 0xFF for anonymous
 /// advertising; the codec accepts any defined value everywhere.
 public enum LEAddressType: UInt8, Sendable, Hashable, CaseIterable {
+    /// A public device address.
     case `public` = 0x00
+    /// A random device address.
     case random = 0x01
+    /// A public identity address the controller resolved a private address to.
     case publicIdentity = 0x02
+    /// A static random identity address the controller resolved a private address to.
     case randomIdentity = 0x03
     /// A resolvable private address the controller could not resolve.
     case randomUnresolved = 0xFE

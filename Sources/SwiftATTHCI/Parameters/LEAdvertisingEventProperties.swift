@@ -7,8 +7,11 @@ public struct LEAdvertisingEventProperties: OptionSet, Sendable, Hashable {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Bit 0: connectable.
     public static let connectable = LEAdvertisingEventProperties(rawValue: 1 << 0)
+    /// Bit 1: scannable.
     public static let scannable = LEAdvertisingEventProperties(rawValue: 1 << 1)
+    /// Bit 2: directed.
     public static let directed = LEAdvertisingEventProperties(rawValue: 1 << 2)
     /// High duty cycle directed connectable advertising (at most 1.28 s).
     public static let highDutyCycleDirected = LEAdvertisingEventProperties(rawValue: 1 << 3)

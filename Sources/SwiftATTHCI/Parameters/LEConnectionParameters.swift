@@ -19,6 +19,7 @@ public struct LEConnectionParameters: Sendable, Hashable {
     /// Max_CE_Length, a hint, in units of 0.625 ms.
     public var maxCELength: UInt16
 
+    /// Parameters in the spec's units: 1.25 ms intervals, 10 ms timeout, 0.625 ms event lengths.
     public init(intervalMin: UInt16, intervalMax: UInt16, maxLatency: UInt16, supervisionTimeout: UInt16,
                 minCELength: UInt16 = 0, maxCELength: UInt16 = 0) {
         self.intervalMin = intervalMin
@@ -32,10 +33,15 @@ public struct LEConnectionParameters: Sendable, Hashable {
     /// Octets on the wire.
     public static let encodedLength = 12
 
+    /// `intervalMin` in milliseconds.
     public var intervalMinMilliseconds: Double { Double(intervalMin) * 1.25 }
+    /// `intervalMax` in milliseconds.
     public var intervalMaxMilliseconds: Double { Double(intervalMax) * 1.25 }
+    /// `supervisionTimeout` in milliseconds.
     public var supervisionTimeoutMilliseconds: Double { Double(supervisionTimeout) * 10 }
+    /// `minCELength` in milliseconds.
     public var minCELengthMilliseconds: Double { Double(minCELength) * 0.625 }
+    /// `maxCELength` in milliseconds.
     public var maxCELengthMilliseconds: Double { Double(maxCELength) * 0.625 }
 
     /// Reads the 12 octets at `offset`; the caller has checked the length.

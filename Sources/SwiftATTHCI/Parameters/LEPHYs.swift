@@ -4,8 +4,11 @@ public struct LEPHYs: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// LE 1M.
     public static let le1M = LEPHYs(rawValue: 1 << 0)
+    /// LE 2M.
     public static let le2M = LEPHYs(rawValue: 1 << 1)
+    /// LE Coded.
     public static let leCoded = LEPHYs(rawValue: 1 << 2)
     /// Every PHY the spec defines.
     public static let all: LEPHYs = [.le1M, .le2M, .leCoded]

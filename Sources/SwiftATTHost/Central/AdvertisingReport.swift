@@ -5,11 +5,15 @@ import SwiftATTHCI
 /// Report (legacy) or LE Extended Advertising Report, which Bumble's controller sends
 /// even for a legacy scan (BENCH.md quirk 5).
 public struct AdvertisingReport: Sendable, Hashable {
+    /// The advertiser's address, as the report gave it.
     public var address: BluetoothAddress
+    /// The received signal strength, in dBm.
     public var rssi: Int8
     /// The AD structures, copied out of the event.
     public var data: [UInt8]
+    /// A scan response (to an active scan's Scan Request) rather than an advertisement.
     public var isScanResponse: Bool
+    /// The advertiser accepts connections.
     public var isConnectable: Bool
     /// Whether a legacy PDU carried it (always, for legacy reports).
     public var isLegacy: Bool
@@ -18,6 +22,7 @@ public struct AdvertisingReport: Sendable, Hashable {
     /// E §7.7.65.2).
     public var isResolvedIdentity: Bool
 
+    /// A report as an event carried it.
     public init(address: BluetoothAddress, rssi: Int8, data: [UInt8], isScanResponse: Bool, isConnectable: Bool, isLegacy: Bool,
                 isResolvedIdentity: Bool = false) {
         self.address = address

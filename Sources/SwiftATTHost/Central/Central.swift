@@ -14,7 +14,9 @@ import SwiftATTTransport
 ///
 /// `Sendable`: calls are carried out on the host's event loop.
 public final class Central: Sendable {
+    /// The conversation with the controller this central runs on.
     public let controller: Controller
+    /// What the controller said about itself at start-up.
     public let info: ControllerInfo
     /// The loop whose thread runs this host (`Controller.eventLoop`).
     public var eventLoop: HostEventLoop { controller.eventLoop }
@@ -189,8 +191,11 @@ public final class Central: Sendable {
 
 /// Why a central operation failed.
 public enum CentralError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The controller failed a command or went away.
     case controller(ControllerError)
+    /// The connection attempt ended with this status in the connection complete event.
     case connectionFailed(HCIStatus)
+    /// No connection within the time given; the attempt was cancelled.
     case timedOut(Duration)
     /// The task waiting for the connection was cancelled; the attempt was cancelled too.
     case cancelled

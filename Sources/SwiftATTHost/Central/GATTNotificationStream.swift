@@ -19,6 +19,7 @@ public struct GATTNotificationStream: AsyncSequence, Sendable {
         Iterator(subscription: subscription)
     }
 
+    /// Hands out the values in the order they arrived; ends when the subscription does.
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline let subscription: NotificationSubscription
         @usableFromInline var batch: [GATTNotification] = []

@@ -19,9 +19,11 @@ import Synchronization
 /// the bearer is closed as Part F §3.3.3 requires), `disconnected(reason)` when the link
 /// goes down, `cancelled` when the calling task is cancelled. `Sendable`.
 public final class Peer: Sendable {
+    /// The conversation with the controller the link runs on.
     public let controller: Controller
     /// The HCI connection handle.
     public let handle: UInt16
+    /// The peer's address on this link.
     public let address: BluetoothAddress
 
     struct State {

@@ -6,11 +6,16 @@ import SwiftATTCore
 /// widths), a name substring (case-insensitive), an address, a minimum RSSI. Empty
 /// filters match everything.
 public struct ScanFilter: Sendable, Hashable {
+    /// Report advertisers listing any of these services (empty: any advertiser).
     public var services: [BluetoothUUID]
+    /// Report advertisers whose local name contains this, case-insensitively.
     public var nameContains: String?
+    /// Report only this advertiser.
     public var address: BluetoothAddress?
+    /// Report advertisers heard at least this strongly, in dBm.
     public var minimumRSSI: Int8?
 
+    /// A filter; with no arguments, it matches everything.
     public init(services: [BluetoothUUID] = [], nameContains: String? = nil, address: BluetoothAddress? = nil, minimumRSSI: Int8? = nil) {
         self.services = services
         self.nameContains = nameContains

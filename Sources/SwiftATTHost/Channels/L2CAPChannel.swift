@@ -16,10 +16,13 @@ import Synchronization
 /// until the peer's credits let K-frames leave. Closing (`close()`, or the peer, or the
 /// link going down) ends the SDU stream and fails waiting writes. `Sendable`.
 public final class L2CAPChannel: Sendable, CustomStringConvertible {
+    /// The conversation with the controller the channel's link runs on.
     public let controller: Controller
     /// The HCI connection handle of the link the channel runs on.
     public let connectionHandle: UInt16
+    /// The SPSM the channel was opened to.
     public let psm: SPSM
+    /// LE Credit Based or Enhanced Credit Based flow control.
     public let mode: CreditBasedFlowControlMode
     /// This host's end: the CID the peer's K-frames arrive on.
     public let localCID: UInt16
@@ -28,13 +31,16 @@ public final class L2CAPChannel: Sendable, CustomStringConvertible {
     /// The largest SDU and K-frame payload this host receives (an Enhanced channel's
     /// grow with `reconfigure`).
     public var mtu: Int { sizes.mtu.load(ordering: .relaxed) }
+    /// The largest K-frame payload this host receives.
     public var mps: Int { sizes.mps.load(ordering: .relaxed) }
     /// The largest SDU and K-frame payload the peer receives (an Enhanced channel's
     /// change when the peer reconfigures it).
     public var peerMTU: Int { sizes.peerMTU.load(ordering: .relaxed) }
+    /// The largest K-frame payload the peer receives.
     public var peerMPS: Int { sizes.peerMPS.load(ordering: .relaxed) }
     /// The credits each side granted when the channel opened.
     public let initialCredits: Int
+    /// The credits the peer granted when the channel opened.
     public let peerInitialCredits: Int
 
     /// Tells this channel from a later one that reuses its CID on the same link.

@@ -28,6 +28,7 @@ public struct L2CAPChannelParameters: Sendable, Hashable {
     /// makes a requester that can pair do so and ask again). Ignored when opening.
     public var security: AttributePermissions.Access
 
+    /// Parameters for a channel; the defaults suit a stream of large SDUs on an unsecured link.
     public init(mtu: UInt16 = 2048, mps: UInt16 = 1024, credits: UInt16 = 64, creditBatch: UInt16? = nil,
                 sendQueueLimit: CreditBasedChannelConfiguration.SendQueueLimit = .init(),
                 security: AttributePermissions.Access = .open) {

@@ -11,6 +11,7 @@ public struct L2CAPListener: AsyncSequence, Sendable {
     public typealias Element = L2CAPChannel
     public typealias Failure = Never
 
+    /// The SPSM listened on.
     public let psm: SPSM
     let stream: AsyncStream<L2CAPChannel>
     let registration: Registration

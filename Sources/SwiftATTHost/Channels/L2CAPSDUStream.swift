@@ -14,6 +14,7 @@ public struct L2CAPSDUStream: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(channel: channel) }
 
+    /// Hands out the SDUs in the order they arrived; throws when the channel fails.
     public struct Iterator: AsyncIteratorProtocol {
         let channel: L2CAPChannel
         var batch: [[UInt8]] = []

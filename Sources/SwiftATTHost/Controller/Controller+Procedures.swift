@@ -44,6 +44,7 @@ extension Controller {
         }
     }
 
+    /// Stops advertising (legacy or extended, as `startAdvertising` began it).
     public func stopAdvertising() async throws(ControllerError) {
         let info = try startedInfo("stopAdvertising")
         if info.usesExtendedAdvertising {
@@ -82,6 +83,7 @@ extension Controller {
                 [LESetScanEnable(scanEnable: false).packet])
     }
 
+    /// Stops scanning (legacy or extended, as the scan began).
     public func stopScanning() async throws(ControllerError) {
         let info = try startedInfo("stopScanning")
         if info.usesExtendedScanning {
@@ -112,6 +114,7 @@ extension Controller {
         }
     }
 
+    /// Cancels a connection attempt still in progress (LE Create Connection Cancel).
     public func cancelConnection() async throws(ControllerError) {
         _ = try await send(LECreateConnectionCancel())
     }

@@ -3,8 +3,11 @@ import SwiftATTHCI
 
 /// What the start-up sequence learned about a controller, and the choices made from it.
 public struct ControllerInfo: Sendable, Hashable {
+    /// HCI and LMP versions and the manufacturer (Read Local Version Information).
     public var version: ReadLocalVersionInformation.ReturnParameters
+    /// Which HCI commands the controller supports, to choose legacy or extended ones.
     public var supportedCommands: HCISupportedCommands
+    /// The controller's LE features (LE Read Local Supported Features).
     public var leFeatures: LEFeatures
     /// The controller's public address (00:00:00:00:00:00 when it has none).
     public var publicAddress: BluetoothAddress

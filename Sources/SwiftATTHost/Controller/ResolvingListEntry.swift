@@ -7,9 +7,12 @@ import SwiftATTSecurity
 public struct ResolvingListEntry: Sendable, Hashable {
     /// A public or static random address.
     public var peerIdentity: BluetoothAddress
+    /// The peer's IRK, with which the controller resolves its private addresses.
     public var peerIdentityResolvingKey: UInt128
+    /// This host's IRK, from which the controller makes its private addresses for the peer.
     public var localIdentityResolvingKey: UInt128
 
+    /// An entry for a bonded peer.
     public init(peerIdentity: BluetoothAddress, peerIdentityResolvingKey: UInt128, localIdentityResolvingKey: UInt128) {
         self.peerIdentity = peerIdentity
         self.peerIdentityResolvingKey = peerIdentityResolvingKey

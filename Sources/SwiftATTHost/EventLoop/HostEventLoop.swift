@@ -67,6 +67,7 @@ public final class HostEventLoop: TaskExecutor, Sendable {
         runner.release()
     }
 
+    /// Runs `job` on the loop's thread: what makes the loop a task executor.
     public func enqueue(_ job: consuming ExecutorJob) {
         runner.enqueue(job: UnownedJob(job))
     }

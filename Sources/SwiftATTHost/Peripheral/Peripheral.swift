@@ -17,6 +17,7 @@ import SwiftATTTransport
 ///
 /// `Sendable`: every call is carried out on the host's event loop.
 public final class Peripheral: Sendable {
+    /// The conversation with the controller this peripheral runs on.
     public let controller: Controller
     /// The database served now (`replaceDatabase` changes it).
     public var database: GATTDatabase { served.withLock { $0 } }

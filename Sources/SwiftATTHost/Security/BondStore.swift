@@ -35,12 +35,16 @@ public final class BondStore: Sendable {
         /// for peers in `bonds`.
         public var gattClients: [BluetoothAddress: GATTBondedClient]
 
+        /// Contents of `bonds`; GATT state for a peer with no bond is dropped.
         public init(bonds: [Bond] = [], gattClients: [BluetoothAddress: GATTBondedClient] = [:]) {
             self.bonds = bonds
             self.gattClients = gattClients.filter { entry in bonds.contains { $0.peer == entry.key } }
         }
     }
 
+    /// Keeps the store's whole contents somewhere that outlives the process; called under the
+    /// store's lock, so writes arrive in order. An error it throws is thrown by the call that
+    /// changed the store (`save`, `remove`, `flush()`).
     public typealias Persist = @Sendable (Contents) throws(SecurityStorageError) -> Void
 
     private struct State {
@@ -63,6 +67,7 @@ public final class BondStore: Sendable {
     /// answers still hold. Staged changes do not count.
     public var generation: Int { changes.load(ordering: .acquiring) }
 
+    /// A store of `bonds` whose changes go to `persist` (nowhere: kept in memory only).
     public init(_ bonds: [Bond] = [], gattClients: [BluetoothAddress: GATTBondedClient] = [:], persist: Persist? = nil) {
         state = Mutex(State(contents: Contents(bonds: bonds, gattClients: gattClients)))
         self.persist = persist

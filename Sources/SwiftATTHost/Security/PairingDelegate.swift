@@ -21,9 +21,12 @@ public protocol PairingDelegate: Sendable {
 /// `passkey` when asked (a fixed passkey agreed beforehand, as a headless device with
 /// a printed PIN has). Refuses Passkey Entry when it has no passkey.
 public struct AutomaticPairingDelegate: PairingDelegate {
+    /// The passkey to type in Passkey Entry; `nil` refuses it.
     public var passkey: UInt32?
+    /// The answer to every request and Numeric Comparison.
     public var confirms: Bool
 
+    /// A delegate that answers `confirms` and types `passkey`.
     public init(passkey: UInt32? = nil, confirms: Bool = true) {
         self.passkey = passkey
         self.confirms = confirms

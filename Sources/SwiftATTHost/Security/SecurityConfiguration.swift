@@ -31,6 +31,8 @@ public struct SecurityConfiguration: Sendable, Hashable {
     /// host's static address throughout.
     public var privateAddressLifetime: Duration?
 
+    /// A configuration; the defaults pair when a peer asks, pair again on a security error
+    /// and encrypt bonded links, with no private addresses.
     public init(pairing: PairingConfiguration = PairingConfiguration(), pairsWhenAsked: Bool = true,
                 requestsSecurityOnConnection: Bool = false, pairsOnSecurityError: Bool = true,
                 encryptsBondedLinks: Bool = true, privateAddressLifetime: Duration? = nil) {

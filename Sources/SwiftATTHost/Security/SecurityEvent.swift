@@ -11,8 +11,10 @@ public struct SecurityEvent: Sendable, Hashable {
     /// The peer's address on this link (the bond's identity address once pairing has
     /// told it, for `.paired`).
     public var peer: BluetoothAddress
+    /// What changed.
     public var change: Change
 
+    /// What can happen to a link's security or a bond.
     public enum Change: Sendable, Hashable {
         /// The link is encrypted now, or its key changed: the new level.
         case levelChanged(GATTSecurityLevel)
@@ -39,6 +41,7 @@ public struct SecurityEvent: Sendable, Hashable {
     /// go up to 0x0EFF (Core 5.4 Vol 4 Part E §5.4.2).
     public static let noConnection: UInt16 = 0xFFFF
 
+    /// An event about `peer` on link `handle`.
     public init(handle: UInt16, peer: BluetoothAddress, change: Change) {
         self.handle = handle
         self.peer = peer

@@ -21,6 +21,7 @@ public struct StoredSecurity: Sendable {
     /// The bonds made under that identity; its changes reach the storage.
     public var bonds: BondStore
 
+    /// What a storage keeps for an adapter.
     public init(identity: LocalIdentity, bonds: BondStore) {
         self.identity = identity
         self.bonds = bonds
@@ -39,10 +40,13 @@ public struct AdapterIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// `F0:F0:F0:F0:00:01` or `tcp:127.0.0.1:9000`.
     public let name: String
 
+    /// An identifier as the storage wrote it.
     public init(_ name: String) {
         self.name = name
     }
 
+    /// The public address, or `transport` when the controller reports none (all zeros or
+    /// all ones).
     public init(publicAddress: BluetoothAddress, transport: String) {
         let usable = publicAddress.value != 0 && publicAddress.value != 0xFFFF_FFFF_FFFF
         self.init(usable ? publicAddress.description : transport)
@@ -54,8 +58,10 @@ public struct AdapterIdentifier: Hashable, Sendable, CustomStringConvertible {
 /// Why a storage could not give an identity or keep a change, in a sentence that names
 /// the file (or whatever the storage is) and what went wrong there.
 public struct SecurityStorageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the file or whatever the storage is.
     public let message: String
 
+    /// An error saying `message`.
     public init(_ message: String) {
         self.message = message
     }
