@@ -1,0 +1,66 @@
+import SwiftATTGATT
+import SwiftATTHost
+
+/// What `central discover` read from a database: each readable characteristic's value
+/// and each descriptor's value by handle, and, for a read the server refused or that
+/// failed, why — shown in the tree in the value's place.
+struct DiscoveredValues: Sendable {
+    var values: [UInt16: [UInt8]] = [:]
+    var failures: [UInt16: GATTClientError] = [:]
+
+    /// At most this many descriptors are read in one discovery, so a database with
+    /// thousands of descriptors does not hold the tree back for minutes.
+    static let descriptorLimit = 256
+
+    /// Every readable characteristic's value and every descriptor's value (up to
+    /// `descriptorLimit`). The link's bearers each carry one read at a time: with
+    /// Enhanced ATT bearers open, as many reads run at once as there are bearers;
+    /// without, one after another. A refused read is kept as its error.
+    static func read(_ database: GATTClientDatabase, from peer: Peer) async -> DiscoveredValues {
+        enum Target: Sendable {
+            case characteristic(GATTClient.Characteristic)
+            case descriptor(GATTClient.Descriptor)
+        }
+        let records = database.services.flatMap(\.characteristics)
+        let characteristics = records.map(\.characteristic).filter { $0.properties.contains(.read) }
+        let descriptors = records.flatMap(\.descriptors).prefix(descriptorLimit)
+        let targets = characteristics.map(Target.characteristic) + descriptors.map(Target.descriptor)
+        let bearers = 1 + (await peer.enhancedBearerMTUs.count)
+        return await withTaskGroup(of: (UInt16, Result<[UInt8], GATTClientError>).self) { group in
+            var read = DiscoveredValues()
+            var next = targets.makeIterator()
+            func start() -> Bool {
+                guard let target = next.next() else { return false }
+                group.addTask {
+                    do throws(GATTClientError) {
+                        switch target {
+                        case let .characteristic(c): return (c.valueHandle, .success(try await peer.read(c)))
+                        case let .descriptor(d): return (d.handle, .success(try await peer.read(d)))
+                        }
+                    } catch {
+                        switch target {
+                        case let .characteristic(c): return (c.valueHandle, .failure(error))
+                        case let .descriptor(d): return (d.handle, .failure(error))
+                        }
+                    }
+                }
+                return true
+            }
+            for _ in 0..<bearers where !start() { break }
+            while let (handle, result) = await group.next() {
+                switch result {
+                case let .success(value): read.values[handle] = value
+                case let .failure(error): read.failures[handle] = error
+                }
+                _ = start()
+            }
+            return read
+        }
+    }
+
+    /// `Insufficient Encryption (0x0f)` for a refusal; the client's sentence otherwise.
+    static func reason(_ error: GATTClientError) -> String {
+        if case let .attributeError(code, _, _) = error { return code.description }
+        return error.description
+    }
+}
