@@ -176,11 +176,10 @@ enum DecodedValueText {
         func interval(_ v: UInt16) -> String {
             guard v != 0xFFFF else { return "any" }
             let hundredths = Int(v) * 125, fraction = hundredths % 100
-            let decimals = fraction == 0 ? "" : fraction % 10 == 0 ? ".\(fraction / 10)" : ".\(fraction)"
-            return "\(hundredths / 100)\(decimals) ms"
+            return "\(hundredths / 100)" + (fraction == 0 ? "" : fraction % 10 == 0 ? ".\(fraction / 10)" : ".\(fraction)")
         }
-        let text = "interval \(interval(minimum))–\(interval(maximum)), latency \(latency), timeout "
-            + (timeout == 0xFFFF ? "any" : "\(Int(timeout) * 10) ms")
+        let intervals = minimum == 0xFFFF && maximum == 0xFFFF ? "any" : "\(interval(minimum))–\(interval(maximum)) ms"
+        let text = "interval \(intervals), latency \(latency), timeout " + (timeout == 0xFFFF ? "any" : "\(Int(timeout) * 10) ms")
         return .value(text, json: [JSONMember("connectionParameters", .object([
             JSONMember("minimumInterval", .integer(Int(minimum))), JSONMember("maximumInterval", .integer(Int(maximum))),
             JSONMember("latency", .integer(Int(latency))), JSONMember("timeout", .integer(Int(timeout))),
