@@ -114,7 +114,12 @@ enum CentralTree {
                     var members = uuid(d.uuid) + [JSONMember("handle", .integer(Int(d.handle)))]
                     if let value = read.values[d.handle] {
                         members.append(JSONMember("value", .string(Hex.encode(value))))
-                        members += decodedJSON(DecodedValueText.descriptor(value, uuid: d.uuid))
+                        let decoded = DecodedValueText.descriptor(value, uuid: d.uuid)
+                        members += decodedJSON(decoded)
+                        // As for a characteristic: a vendor descriptor's value that is all text.
+                        if decoded == nil, !value.isEmpty, ValueText.printable(value[...]) != nil {
+                            members.append(JSONMember("text", .string(String(decoding: value, as: UTF8.self))))
+                        }
                     }
                     members += errorJSON(read, d.handle)
                     return .object(members)

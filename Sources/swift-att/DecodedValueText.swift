@@ -171,8 +171,9 @@ enum DecodedValueText {
         guard bytes.count == 8 else {
             throw .invalidLength(value: "Peripheral Preferred Connection Parameters", length: bytes.count, expected: "8 octets")
         }
-        let minimum = bytes.littleEndianUInt16(at: 0), maximum = bytes.littleEndianUInt16(at: 2)
-        let latency = bytes.littleEndianUInt16(at: 4), timeout = bytes.littleEndianUInt16(at: 6)
+        enum Field { static let minimum = 0, maximum = 2, latency = 4, timeout = 6 }
+        let minimum = bytes.littleEndianUInt16(at: Field.minimum), maximum = bytes.littleEndianUInt16(at: Field.maximum)
+        let latency = bytes.littleEndianUInt16(at: Field.latency), timeout = bytes.littleEndianUInt16(at: Field.timeout)
         func interval(_ v: UInt16) -> String {
             guard v != 0xFFFF else { return "any" }
             let hundredths = Int(v) * 125, fraction = hundredths % 100

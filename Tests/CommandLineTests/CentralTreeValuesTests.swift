@@ -73,6 +73,23 @@ struct CentralTreeValuesTests {
         ])
     }
 
+    /// A descriptor nothing decodes keeps its hex, and its text when all of it is text.
+    @Test func anUndecodedDescriptorKeepsItsHexAndText() {
+        var record = Self.database.services[0]
+        record.characteristics[0].descriptors[1] = GATTClient.Descriptor(handle: 0x0014, uuid: BluetoothUUID(0x2906))
+        let database = GATTClientDatabase(services: [record])
+        let read = DiscoveredValues(values: [0x0014: Array("n/a".utf8)])
+        #expect(CentralTree.text(database, read: read)[3] == "│  ├─ 2906 Valid Range  0x0014  = 6e2f61  \"n/a\"")
+        guard case let .object(top) = CentralTree.json(database, read: read),
+              case let .array(services)? = top.first(where: { $0.key == "services" })?.value, case let .object(service)? = services.first,
+              case let .array(characteristics)? = service.first(where: { $0.key == "characteristics" })?.value,
+              case let .object(level)? = characteristics.first,
+              case let .array(descriptors)? = level.first(where: { $0.key == "descriptors" })?.value
+        else { Issue.record("unexpected shape"); return }
+        #expect(descriptors[1] == .object([JSONMember("uuid", "2906"), JSONMember("name", "Valid Range"), JSONMember("handle", 0x14),
+                                           JSONMember("value", "6e2f61"), JSONMember("text", "n/a")]))
+    }
+
     /// What the tree printed before values were decoded still prints so for a value
     /// nothing decodes: hex and its text, long values cut at 32 octets.
     @Test func undecodedValuesAreShownAsBefore() {
