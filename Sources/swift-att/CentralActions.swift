@@ -21,42 +21,18 @@ struct CentralActions {
         }
     }
 
-    /// The tree, with every readable value read (a value the server refuses is left out).
+    /// The tree, with every readable value and descriptor read and decoded
+    /// (`DiscoveredValues`: a refused read is shown with its ATT error).
     func discover() async throws(CommandError) -> Int32 {
         let database = try await database()
-        let values = await readableValues(of: database)
+        let read = await DiscoveredValues.read(database, from: peer)
         if options.json {
-            report.emit("", CentralTree.json(database, values: values))
+            report.emit("", CentralTree.json(database, read: read))
         } else {
-            for line in CentralTree.text(database, values: values) { Output.print(line) }
+            for line in CentralTree.text(database, read: read) { Output.print(line) }
             Output.flush()
         }
         return 0
-    }
-
-    /// Every readable value of `database`, by value handle; a value the server refuses
-    /// is left out. The link's bearers each carry one read at a time: with Enhanced ATT
-    /// bearers open, as many reads run at once as there are bearers; without, one after
-    /// another.
-    func readableValues(of database: GATTClientDatabase) async -> [UInt16: [UInt8]] {
-        let readable = database.services.flatMap { $0.characteristics.map(\.characteristic) }.filter { $0.properties.contains(.read) }
-        let bearers = 1 + (await peer.enhancedBearerMTUs.count)
-        let peer = self.peer
-        return await withTaskGroup(of: (UInt16, [UInt8]?).self) { group in
-            var values: [UInt16: [UInt8]] = [:]
-            var next = readable.makeIterator()
-            func start() -> Bool {
-                guard let characteristic = next.next() else { return false }
-                group.addTask { (characteristic.valueHandle, try? await peer.read(characteristic)) }
-                return true
-            }
-            for _ in 0..<bearers where !start() { break }
-            while let (handle, value) = await group.next() {
-                values[handle] = value
-                _ = start()
-            }
-            return values
-        }
     }
 
     func read() async throws(CommandError) -> Int32 {

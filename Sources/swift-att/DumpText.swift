@@ -17,7 +17,7 @@ enum DumpText {
         case let .event(packet, decoded): lines = event(packet, decoded)
         case let .acl(packet, outcome): lines = acl(packet, outcome, sent: d.record.direction == .sent)
         case let .malformed(error): lines = ["\(d.record.packetType): malformed: \(error) (\(Hex.encode(d.record.packet, separator: " ")))"]
-        case .other: lines = ["\(d.record.packetType): \(d.record.packet.count) bytes"]
+        case .other: lines = ["\(d.record.packetType): \(String(count: d.record.packet.count, "byte"))"]
         }
         lines[0] = "#\(d.number) \(arrow) \(lines[0])    [\(time)]"
         return lines.joined(separator: "\n")
@@ -124,7 +124,7 @@ enum DumpText {
         case let .numberOfCompletedPackets(e):
             // The most frequent event in a data transfer: the lines `ReflectedFields`
             // would print, written directly.
-            lines.append("    Entries: \(e.entries.count) entries")
+            lines.append("    Entries: \(String(count: e.entries.count, "entry", plural: "entries"))")
             for (i, entry) in e.entries.enumerated() {
                 lines.append("      [\(i)]")
                 lines.append("        Connection handle: \(entry.connectionHandle)")

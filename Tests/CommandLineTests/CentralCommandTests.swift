@@ -40,7 +40,7 @@ struct CentralCommandTests {
         #expect(tree.status == 0, "\(tree.stderr)")
         #expect(tree.stdoutLines.contains("Service 180D Heart Rate  0x000e-0x0015"), "\(tree.stdout)")
         #expect(tree.stdoutLines.contains("├─ 2A37 Heart Rate Measurement  [notify]  value 0x0010"))
-        #expect(tree.stdoutLines.contains("│  └─ 2902 Client Characteristic Configuration  0x0011"))
+        #expect(tree.stdoutLines.contains("│  └─ 2902 Client Characteristic Configuration  0x0011  = notifications off, indications off  (00 00)"))
         #expect(tree.stdoutLines.contains("├─ 2A38 Body Sensor Location  [read]  value 0x0013  = Chest  (01)"))
         #expect(tree.stderr.contains("connected to C0:B0:00:00:00:0B \"Bumble HR\", ATT_MTU 517"))
 

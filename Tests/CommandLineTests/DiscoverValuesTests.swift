@@ -102,7 +102,7 @@ struct DiscoverValuesTests {
     /// Descriptors are read during discover; a refused read shows its ATT error in the
     /// value's place and the rest of the tree is still printed; a malformed value is hex
     /// with what is wrong.
-    @Test(.disabled("until CentralActions.discover() reads through DiscoveredValues.read (see the discover-values report)"))
+    @Test
     func descriptorValuesRefusalsAndMalformedValues() async throws {
         let scratch = try BondsCommandTests.Scratch()
         let file = scratch.url.appendingPathComponent("values.json")
@@ -149,7 +149,7 @@ struct DiscoverValuesTests {
     /// Against Bumble's GATT server (another stack): its descriptors read and decoded, and
     /// the read it never answers shown in its place once the transaction timeout ends
     /// the bearer, the tree before it whole.
-    @Test(.disabled("until CentralActions.discover() reads through DiscoveredValues.read (see the discover-values report)"))
+    @Test
     func descriptorsOfBumblesServer() async throws {
         let (bench, server, transport) = try await CentralCommandTests.bumbleServer()
         defer { server.stop(); bench.stop() }
