@@ -96,15 +96,3 @@ struct BridgeCommandTests {
     }
 }
 
-/// Whether a TCP socket listens on `port` (any local address), as /proc/net/tcp and
-/// /proc/net/tcp6 list them: state 0A is LISTEN, the port is the local address's hex tail.
-func isListening(port: UInt16) -> Bool {
-    let suffix = ":" + String(format: "%04X", port)
-    return ["/proc/net/tcp", "/proc/net/tcp6"].contains { table in
-        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { return false }
-        return text.split(separator: "\n").dropFirst().contains { row in
-            let columns = row.split(separator: " ")
-            return columns.count > 3 && columns[1].hasSuffix(suffix) && columns[3] == "0A"
-        }
-    }
-}

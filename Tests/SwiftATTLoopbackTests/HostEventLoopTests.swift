@@ -58,6 +58,9 @@ import TestSupport
             defer { ended.withLock { $0 = true } }
             return try await Central.start(transport: .tcpServer(host: "127.0.0.1", port: port))
         }
+        // Listening first (on a loaded machine the task may start late): otherwise the
+        // connect below could come before the listener, and prove nothing.
+        try await eventually("the tcp-server transport to listen") { isListening(port: port) }
         // Meanwhile two hosts start on the same loop, connect and write: all of it while
         // the first still waits (opened on the loop, its 30-s wait would have ended first).
         let pair = try await Pair.start()
