@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # swift-att as another package sees it: builds Examples/HeartRateLogger (which depends on
-# swift-att by path, as an application depends on it by URL) together with README.md's
-# Swift examples, checks that README still shows exactly those examples, and runs the
-# logger once over in-memory controllers and once over Bumble's virtual radio (a monitor
-# on one controller, the logger on the other).
+# swift-att by path, as an application depends on it by URL) together with the Swift
+# examples of README.md and Documentation/*.md, checks that they still show exactly those
+# examples, and runs the logger once over in-memory controllers and once over Bumble's
+# virtual radio (a monitor on one controller, the logger on the other).
 #
 #   Examples/run.sh          (needs Tests/bench/setup.sh's venv for the Bumble run)
 set -euo pipefail

@@ -7,7 +7,7 @@ import BenchmarkSupport
 
 // The ATT codec benchmark: decode and encode of a realistic PDU mix, against a baseline
 // measured in the same run (copying the PDU's bytes into a fresh array). Run with
-// `swift run -c release swift-att-benchmarks` (see README.md). Pass `--quick` for a
+// `swift run -c release swift-att-benchmarks` (see Documentation/Benchmarks.md). Pass `--quick` for a
 // short smoke run.
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {

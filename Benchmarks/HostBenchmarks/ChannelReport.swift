@@ -6,7 +6,8 @@ import SwiftATTLoopback
 import SwiftATTTransport
 import TestSupport
 
-/// The credit-based channel tables (README: Benchmarks, "Credit-based channels"):
+/// The credit-based channel tables (Documentation/Benchmarks.md, "Credit-based
+/// channels host to host"):
 /// swift-att host to host over the loopback controllers beside Bumble's host to host
 /// over its LocalLink in the same run (Benchmarks/bumble_channel_benchmark.py), then
 /// over Bumble's virtual controllers against the raw ACL pump.

@@ -5,7 +5,8 @@ import SwiftATTLoopback
 import SwiftATTTransport
 import TestSupport
 
-/// The Enhanced ATT tables (README: Benchmarks, "Enhanced ATT host to host"): a
+/// The Enhanced ATT tables (Documentation/Benchmarks.md, "Enhanced ATT host to
+/// host"): a
 /// discovery-heavy GATT workload from five tasks over the one unenhanced bearer, then
 /// with five Enhanced bearers beside it (EATTBench), swift-att host to host beside
 /// Bumble's host to host (Benchmarks/bumble_eatt_benchmark.py) in the same run: over

@@ -5,7 +5,7 @@ import SwiftATTHost
 import SwiftATTLoopback
 import SwiftATTTransport
 
-/// LE Secure Connections pairing, measured (README: Benchmarks, "Pairing"): one link
+/// LE Secure Connections pairing, measured (Documentation/Benchmarks.md, "Pairing"): one link
 /// paired again and again, so that the figures are pairing's and not a connection's.
 ///
 /// In one process: two `PairingSession`s back to back (the state machine and its crypto,

@@ -7,7 +7,7 @@ import SwiftATTHost
 import SwiftATTLoopback
 import SwiftATTTransport
 
-// The full-stack host benchmark (README: Benchmarks). Run with
+// The full-stack host benchmark (Documentation/Benchmarks.md). Run with
 // `swift run -c release swift-att-host-benchmarks`; `--quick` for a smoke run of a few
 // seconds; `--no-bumble` to skip the columns that need the bench's Python venv;
 // `--only LENGTH/LINKS` for one case of the loopback table; `--pairing-only` for the

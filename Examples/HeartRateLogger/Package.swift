@@ -25,9 +25,9 @@ let package = Package(
             ],
             path: "Sources/HeartRateLogger"
         ),
-        // README.md's Swift examples, each verbatim in a program of its own, so that they
-        // compile against the API as it is (Examples/check-readme-snippets.py checks that
-        // README still says exactly this). Built, never run: they need a real adapter.
+        // The Swift examples of README.md and Documentation/*.md, each verbatim in a program of
+        // its own, so that they compile against the API as it is (Examples/check-readme-snippets.py
+        // checks that the documentation still says exactly this). Built, never run: they need a real adapter.
         .executableTarget(name: "ReadmeATTCodec", dependencies: [.product(name: "SwiftATTPDU", package: "swift-att")],
                           path: "ReadmeExamples/ReadmeATTCodec"),
         .executableTarget(name: "ReadmeServingGATT", dependencies: [.product(name: "SwiftATT", package: "swift-att")],

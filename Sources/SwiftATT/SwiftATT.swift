@@ -3,8 +3,8 @@
 //     import SwiftATT
 //     let central = try await Central.start(transport: "hci0")
 //
-// Each layer is also a library product of its own (README: "Using swift-att from your
-// package"); a tool that needs only the ATT codec links SwiftATTPDU and nothing else.
+// Each layer is also a library product of its own (Documentation/Library.md: "What
+// is here"); a tool that needs only the ATT codec links SwiftATTPDU and nothing else.
 @_exported import SwiftATTCore
 @_exported import SwiftATTPDU
 @_exported import SwiftATTHCI

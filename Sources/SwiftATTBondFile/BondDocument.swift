@@ -5,8 +5,8 @@ import SwiftATTSecurity
 
 /// What a bond file holds: per adapter, the identity this host uses on it, the bonds
 /// made under that identity, and with each bond what the GATT server keeps for the peer.
-/// The value `BondFile` reads and writes; its JSON form is documented in README.md
-/// ("Bonds that last") and `BondDocument+JSON.swift`.
+/// The value `BondFile` reads and writes; its JSON form is documented in
+/// Documentation/Security.md ("Bonds that last") and `BondDocument+JSON.swift`.
 public struct BondDocument: Sendable, Hashable {
     /// The `version` this code writes and the only one it reads.
     public static let currentVersion = 1

@@ -4,7 +4,7 @@ import SwiftATTGATT
 
 /// A GATT database described in a JSON file, for `swift-att peripheral --database`: the
 /// services to serve, the name and appearance to advertise. The format is documented in
-/// README.md ("A GATT database in JSON"); examples are in Fixtures/gatt/.
+/// Documentation/JSON.md ("A GATT database in JSON"); examples are in Fixtures/gatt/.
 ///
 /// Values live in the server: a client's write replaces the stored value (within the
 /// characteristic's length rule) and is handed to `onWrite`, so the tool can print it.

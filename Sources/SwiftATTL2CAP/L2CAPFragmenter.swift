@@ -21,7 +21,7 @@ public enum L2CAPFragmenter {
             // Written on the stack, then copied into an array reserved to size, rather
             // than built in place with `Array(unsafeUninitializedCapacity:)`: that
             // initializer runs unspecialized here and looks up the array's generic
-            // metadata on every packet (README.md's benchmark notes).
+            // metadata on every packet (Documentation/Benchmarks.md).
             var packet: [UInt8] = []
             packet.reserveCapacity(4 + frameLength)
             withUnsafeTemporaryAllocation(byteCount: 4 + frameLength, alignment: 1) { buffer in

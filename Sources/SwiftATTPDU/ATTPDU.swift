@@ -75,7 +75,7 @@ public enum ATTPDU: Sendable, Hashable {
     /// switch is one jump table and every opcode costs the same to dispatch. Patterns
     /// such as `Type.opcode.rawValue` are not constants to the compiler: it tests them one
     /// after another, and a PDU late in the list decodes slower than an early one
-    /// (README.md, benchmark notes). The golden-vector tests decode every PDU type, so a
+    /// (Documentation/Benchmarks.md). The golden-vector tests decode every PDU type, so a
     /// wrong literal fails them.
     @inlinable
     public init(parsing pdu: borrowing ArraySlice<UInt8>) throws(ATTDecodingError) {

@@ -4,8 +4,8 @@ import SwiftATTCore
 // encoder are written once here; the PDU types adopt the shape and keep their own names
 // and docs. The parsers are always inlined, so that each PDU type gets its own copy,
 // built in place where `ATTPDU(parsing:)` puts it: a copy shared between a shape's PDUs
-// would be a call away, handing its result back through memory (README.md, benchmark
-// notes, has what that cost).
+// would be a call away, handing its result back through memory (Documentation/
+// Benchmarks.md has what that cost).
 
 /// A PDU that is only an opcode (Write Response, Execute Write Response, Handle Value
 /// Confirmation).

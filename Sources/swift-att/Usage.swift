@@ -193,9 +193,9 @@ enum Usage {
           --name <name>       The advertised and GAP Device Name (defaults: "swift-att HRM",
                               "swift-att Transfer", "HC-08", "BLE Shield", "swift-att Battery",
                               "swift-att Device"; with --database, the file's "name").
-          --database <file>   Serve the GATT database this JSON file describes (README.md, "A
-                              GATT database in JSON"; examples in Fixtures/gatt/). Writes are
-                              stored and printed.
+          --database <file>   Serve the GATT database this JSON file describes (Documentation/
+                              JSON.md; examples in Fixtures/gatt/). Writes are stored and
+                              printed.
           --btsnoop <file>    Write every HCI packet to a btsnoop capture.
           --bonds <file>      The bond file: the adapter's identity and bonds (default
                               $XDG_DATA_HOME/swift-att/bonds/bonds.json; see 'swift-att bonds').

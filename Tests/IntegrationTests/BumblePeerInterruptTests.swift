@@ -10,7 +10,8 @@ import SwiftATTHost
 import SwiftATTTransport
 import Testing
 
-/// The bench's Bumble peer stopped by Ctrl-C, as someone following README's walk-through
+/// The bench's Bumble peer stopped by Ctrl-C, as someone following the walk-through
+/// (Documentation/CLI.md, "Run a peripheral")
 /// stops it: it disconnects first and exits without a traceback, so Bumble's controller
 /// (which has no supervision timeout, and would otherwise keep the dead link and refuse
 /// every later connect with Command Disallowed) takes the next connection.

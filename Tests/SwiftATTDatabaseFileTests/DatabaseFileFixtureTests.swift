@@ -8,7 +8,8 @@ import Testing
 import TestSupport
 
 /// The example files in Fixtures/gatt/, parsed and served: every attribute where the
-/// README says it goes, values, permissions, and writes stored and reported.
+/// format's guide (Documentation/JSON.md) says it goes, values, permissions, and writes
+/// stored and reported.
 struct DatabaseFileFixtureTests {
     static func text(_ name: String) throws -> String {
         try FixtureFiles.text("gatt/" + name)
@@ -119,11 +120,12 @@ struct DatabaseFileFixtureTests {
         #expect(try server.respond("0a0500") == "0b4003")    // GAP Appearance
     }
 
-    /// The README's example is a file that works: its JSON block parses and builds.
-    @Test func readmeExample() throws {
-        let readme = try String(contentsOf: Repository.url("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "### A GATT database in JSON"))
-        let after = readme[section.upperBound...]
+    /// The guide's example (Documentation/JSON.md) is a file that works: its JSON block
+    /// parses and builds.
+    @Test func guideExample() throws {
+        let guide = try String(contentsOf: Repository.url("Documentation/JSON.md"), encoding: .utf8)
+        let section = try #require(guide.range(of: "## A GATT database in JSON"))
+        let after = guide[section.upperBound...]
         let start = try #require(after.range(of: "```json\n"))
         let end = try #require(after[start.upperBound...].range(of: "```"))
         let file = try DatabaseFile.parse(String(after[start.upperBound..<end.lowerBound]))

@@ -892,7 +892,7 @@ kernel_l2cap() {
     # swift-att finds it. Not with "btmgmt advertising on": the kernel sees the extended
     # advertising feature bit and advertises on set 0, whose random address it never
     # gives the controller (set 0 is taken to use LE Set Random Address), and Bumble's
-    # controller, which needs each set's own, sends nothing (README, the kernel bench). An instance
+    # controller, which needs each set's own, sends nothing (Documentation/KernelBench.md). An instance
     # added through the management socket (set 1) gets its address.
     if ! mgmt add-adv -c 1; then
         for name in kernel-l2cap-connect kernel-l2cap-ecfc-connect; do

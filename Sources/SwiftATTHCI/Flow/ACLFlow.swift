@@ -12,7 +12,7 @@ import SwiftATTCore
 /// connections are a short array searched in order rather than dictionaries, so that
 /// enqueueing, dequeueing and crediting a packet — on the send path of every
 /// notification — allocates nothing; updating a queue held as a dictionary's value does
-/// not stay allocation-free (README.md's benchmark notes).
+/// not stay allocation-free (Documentation/Benchmarks.md).
 public struct ACLFlow: Sendable {
     /// The controller's LE ACL buffer count (LE Read Buffer Size, or Read Buffer Size).
     public let bufferCount: Int

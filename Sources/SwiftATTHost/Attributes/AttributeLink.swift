@@ -12,7 +12,8 @@ final class AttributeLink {
     /// behind the outstanding one. `Peripheral.updateQueueCapacity` is derived from it:
     /// at 128 the gate lets a stream hand the loop 64 values a turn, so each turn's fixed
     /// costs (its `poll`, the application's wake-up for `.readyToUpdate`) are shared by
-    /// that many values (README, "The whole host", has the figures).
+    /// that many values (Documentation/Benchmarks.md, "The whole host", has the
+    /// figures).
     static let bearerQueueLimit = 128
 
     let handle: UInt16

@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 extension FixtureJSON {
-    /// The same value without informational `…Name` keys (the README: printed for people,
-    /// ignored by `encode`), at every depth.
+    /// The same value without informational `…Name` keys (Documentation/JSON.md: printed for
+    /// people, ignored by `encode`), at every depth.
     var withoutInformationalNames: FixtureJSON {
         switch self {
         case .null, .bool, .int, .double, .string: return self

@@ -1,7 +1,7 @@
 import SwiftATTPDU
 import TestSupport
 
-/// The README's JSON form of a PDU, read from the decoded PDU's typed properties, and
+/// The JSON form of a PDU (Documentation/JSON.md), read from the decoded PDU's typed properties, and
 /// a PDU built back from that form through the public initialisers.
 ///
 /// Written for the tests alone: a second reading of Fixtures/att/README.md, so the

@@ -1,4 +1,4 @@
-// README: "Bonds that last". A complete program.
+// Documentation/Security.md: "Bonds that last". A complete program.
 import SwiftATT
 import SwiftATTBondFile
 

@@ -1,4 +1,5 @@
-// README: "Streams between two programs". Fragments; what they use is declared first.
+// Documentation/Library.md: "Streams between two programs". Fragments; what they use is
+// declared first.
 import SwiftATT
 
 let peripheral = try await Peripheral.start(transport: "hci0", database: try GATTDatabase(services: []))

@@ -1,4 +1,5 @@
-// README: "GATT on several channels at once: Enhanced ATT". Fragments; what they use is declared first.
+// Documentation/Library.md: "GATT on several channels at once: Enhanced ATT". Fragments;
+// what they use is declared first.
 import SwiftATT
 
 // The server's side.

@@ -1,5 +1,5 @@
-// README: "Testing without Bumble". The example is a fragment; what it uses is declared
-// first.
+// Documentation/Testing.md: "Testing without Bumble". The example is a fragment; what it
+// uses is declared first.
 import SwiftATT
 import SwiftATTLoopback
 

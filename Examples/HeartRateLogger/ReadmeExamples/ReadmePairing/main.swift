@@ -1,5 +1,5 @@
-// README: "Pairing and encryption". The example is a fragment; what it uses is declared
-// first.
+// Documentation/Security.md: "Pairing and encryption". The example is a fragment; what it
+// uses is declared first.
 import SwiftATT
 
 let central = try await Central.start(transport: "hci0")

@@ -1,5 +1,5 @@
-// README: "One thread for the hosts, and for your tasks". The example is a
-// fragment; what it uses is declared first.
+// Documentation/Library.md: "One thread for the hosts, and for your tasks". The example is
+// a fragment; what it uses is declared first.
 import SwiftATT
 
 let spec = try TransportSpecification(parsing: "tcp:127.0.0.1:9000")

@@ -2,7 +2,7 @@ import SwiftATT
 import SwiftATTProfiles
 
 /// Finds a heart-rate monitor, connects, reads where the sensor is worn and prints each
-/// measurement it notifies — the central API used as README's "Be a central from Swift"
+/// measurement it notifies — the central API used as README's quick tour ("A central")
 /// shows.
 enum HeartRateLog {
     enum Failure: Error, CustomStringConvertible {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A heart-rate monitor: the Heart Rate service (0x180D) with its measurement (notified)
 /// and the sensor's body location (read), advertised by service and name — the
-/// peripheral API used as README's "Serving GATT from Swift" shows.
+/// peripheral API used as README's quick tour ("A peripheral") shows.
 struct HeartRateMonitor: Sendable {
     static let heartRateService = BluetoothUUID(0x180D)
     static let measurementUUID = BluetoothUUID(0x2A37)
