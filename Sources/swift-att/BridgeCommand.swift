@@ -32,7 +32,6 @@ enum BridgeCommand {
         guard specifications[0] != specifications[1] else { throw .usage("bridge: the two endpoints are the same") }
         let quiet = args.has("--quiet")
         for specification in specifications { try ControllerSession.resolveHost(specification) }
-        _ = InputWatcher.installSignalHandlers()
 
         // The controller side first: once vhci exists the kernel starts sending commands,
         // and it gives up on a command after two seconds.
@@ -51,6 +50,10 @@ enum BridgeCommand {
         }
         let a = endpoints[0]!, b = endpoints[1]!
         defer { a.close(); b.close() }
+        // Only now: while an endpoint is still opening (a tcp-server waiting for its
+        // client, without limit) Ctrl-C and SIGTERM keep their default action and end the
+        // process; a handler would only wake the forwarding loop, which is not running yet.
+        _ = InputWatcher.installSignalHandlers()
         if !quiet { Output.print("bridge: \(a.name) <-> \(b.name)"); Output.flush() }
 
         var session = Session(a: a, b: b, quiet: quiet)

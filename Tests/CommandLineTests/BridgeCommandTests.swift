@@ -45,6 +45,18 @@ struct BridgeCommandTests {
         #expect(status == 3)
     }
 
+    /// Ctrl-C while a tcp-server end still waits for its client ends the bridge (it used
+    /// to be caught and ignored until the client came).
+    @Test func ctrlCWhileWaitingForTheClientEndsTheBridge() async throws {
+        let bench = try BumbleBench(controllers: 1)
+        defer { bench.stop() }
+        let port = BumbleBench.freePorts(1)[0]
+        let bridge = try RunningSwiftATT([bench.transports[0], "tcp-server:127.0.0.1:\(port)"], command: "bridge", errorsInOutput: true)
+        defer { bridge.stop() }
+        try await eventually("swift-att bridge to listen on 127.0.0.1:\(port)") { isListening(port: port) }
+        _ = try await bridge.interrupt(timeout: .seconds(10))
+    }
+
     /// serial ⇄ tcp: an HCI Reset written to a pseudo-terminal reaches the controller and
     /// its Command Complete comes back; SIGTERM ends the bridge with status 0.
     @Test func serialToTCP() async throws {
