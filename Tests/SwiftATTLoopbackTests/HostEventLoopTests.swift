@@ -52,15 +52,33 @@ import TestSupport
     /// A transport opens on a thread of its own: a `tcp-server:` host waiting for its
     /// controller to connect holds up none of the hosts already on the shared loop.
     @Test func aTransportWaitingForItsPeerHoldsUpNoOtherHost() async throws {
-        let port = try Self.freePort()
-        let ended = Mutex(false)
-        let waiting = Task {
-            defer { ended.withLock { $0 = true } }
-            return try await Central.start(transport: .tcpServer(host: "127.0.0.1", port: port))
+        // A port outside the kernel's ephemeral range, which the suite's other sockets
+        // (connections to Bumble's controllers, ports picked by binding port 0) draw
+        // from: one of them taking it between the pick and the transport's bind made the
+        // start fail with EADDRINUSE. Should it happen anyway, another port is tried.
+        var port: UInt16 = 0
+        var waiting: Task<Central, any Error>?
+        let ended = Flag()
+        for _ in 0..<5 where waiting == nil {
+            var candidate = UInt16.random(in: 20_000..<30_000)
+            while isListening(port: candidate) { candidate = UInt16.random(in: 20_000..<30_000) }
+            let chosen = candidate
+            ended.set(false)
+            let attempt = Task {
+                defer { ended.set(true) }
+                return try await Central.start(transport: .tcpServer(host: "127.0.0.1", port: chosen))
+            }
+            // Listening first (on a loaded machine the task may start late): otherwise the
+            // connect below could come before the listener, and prove nothing.
+            try await eventually("the tcp-server transport to listen or fail") {
+                isListening(port: chosen) || ended.value
+            }
+            if isListening(port: chosen) {
+                port = chosen
+                waiting = attempt
+            }
         }
-        // Listening first (on a loaded machine the task may start late): otherwise the
-        // connect below could come before the listener, and prove nothing.
-        try await eventually("the tcp-server transport to listen") { isListening(port: port) }
+        let start = try #require(waiting, "no port could be listened on")
         // Meanwhile two hosts start on the same loop, connect and write: all of it while
         // the first still waits (opened on the loop, its 30-s wait would have ended first).
         let pair = try await Pair.start()
@@ -68,7 +86,7 @@ import TestSupport
         let setting = try #require(try await peer.discoverDatabase().characteristics(uuid: LoopbackFixture.settingUUID).first)
         try await peer.write([0x02], to: setting)
         await pair.stop()
-        #expect(ended.withLock { $0 } == false)
+        #expect(ended.value == false)
         // A "controller" that connects and hangs up ends the wait: the start fails.
         let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = Self.loopbackAddress(port: port)
@@ -77,7 +95,14 @@ import TestSupport
         }
         #expect(connected == 0)
         close(client)
-        await #expect(throws: ControllerError.self) { _ = try await waiting.value }
+        await #expect(throws: ControllerError.self) { _ = try await start.value }
+    }
+
+    /// A flag one task sets and another reads.
+    final class Flag: Sendable {
+        private let state = Mutex(false)
+        var value: Bool { state.withLock { $0 } }
+        func set(_ value: Bool) { state.withLock { $0 = value } }
     }
 
     static func loopbackAddress(port: UInt16) -> sockaddr_in {
@@ -86,21 +111,6 @@ import TestSupport
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         return address
-    }
-
-    /// A port nobody listens on now: the kernel's pick for a socket bound to port 0.
-    static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = loopbackAddress(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                try #require(bind(fd, raw, length) == 0)
-                try #require(getsockname(fd, raw, &length) == 0)
-            }
-        }
-        return UInt16(bigEndian: address.sin_port)
     }
 
     @Test func aStreamProducedAndConsumedOnTheLoopArrivesWholeAndInOrder() async throws {
