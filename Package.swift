@@ -69,6 +69,13 @@ let package = Package(
         ),
         .target(name: "SwiftATTCrypto", dependencies: ["SwiftATTCore", "CSwiftATTCrypto"]),
 
+        // Line editing, history and completion for `swift-att central shell`: libedit
+        // (libedit-dev), the BSD line editor, used by the command-line tool only.
+        .systemLibrary(
+            name: "CSwiftATTEdit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+
         // Protocol layers above the codecs.
         .target(name: "SwiftATTL2CAP", dependencies: ["SwiftATTCore", "SwiftATTHCI"]),
         // AES-CMAC for the Database Hash comes from SwiftATTCrypto.
@@ -104,7 +111,8 @@ let package = Package(
             name: "swift-att",
             dependencies: ["SwiftATTCore", "SwiftATTPDU", "SwiftATTJSON", "SwiftATTPDUJSON", "SwiftATTHCI", "SwiftATTL2CAP",
                            "SwiftATTTransport", "SwiftATTHost", "SwiftATTAdvertising", "SwiftATTGATT",
-                           "SwiftATTProfiles", "SwiftATTDatabaseFile", "SwiftATTBondFile", "SwiftATTSecurity"]
+                           "SwiftATTProfiles", "SwiftATTDatabaseFile", "SwiftATTBondFile", "SwiftATTSecurity",
+                           "CSwiftATTEdit"]
         ),
 
         // Benchmarks: release-built executables that print tables.

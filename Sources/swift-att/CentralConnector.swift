@@ -170,8 +170,9 @@ struct CentralConnector {
             guard handle > 0 else { throw .usage("'\(spec)' is not a handle: handles run from 0x0001 to 0xFFFF") }
             return .handle(handle)
         }
-        guard let uuid = BluetoothUUID(spec) else {
-            throw .usage("'\(spec)' is neither a characteristic UUID (2A37, 713d0003-503e-4c75-ba94-3148f18d941e) nor a handle (0x0001 to 0xFFFF)")
+        guard let uuid = BluetoothUUID(spec) ?? CharacteristicNames.uuidsBySlug[spec.lowercased()] else {
+            throw .usage("'\(spec)' is neither a characteristic UUID (2A37, 713d0003-503e-4c75-ba94-3148f18d941e), "
+                         + "a characteristic's name (heart-rate-measurement) nor a handle (0x0001 to 0xFFFF)")
         }
         return .uuid(uuid)
     }

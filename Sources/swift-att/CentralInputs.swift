@@ -9,19 +9,29 @@ final class CentralInputs: Sendable {
     private struct State {
         var listeners: [Int: AsyncStream<WatchedInput>.Continuation] = [:]
         var backlog: [WatchedInput] = []
+        /// Questions waiting for their answer, first asked first answered: the next line
+        /// goes to the first of them alone.
+        var askers: [(id: Int, answer: CheckedContinuation<String?, Never>)] = []
     }
 
     private let state = Mutex(State())
     private let nextID = Atomic<Int>(0)
 
-    private init() {}
+    /// Inputs nothing feeds yet: `watch` starts the watching (the shell's line editor,
+    /// made in between, hands its lines to `broadcast`).
+    init() {}
 
     /// Routes SIGINT/SIGTERM here (and stdin lines, when `readingLines`).
     static func start(readingLines: Bool) -> CentralInputs {
         let inputs = CentralInputs()
-        _ = InputWatcher.installSignalHandlers()
-        InputWatcher.start(readingLines: readingLines) { input in inputs.broadcast(input) }
+        inputs.watch(readingLines: readingLines)
         return inputs
+    }
+
+    /// Routes SIGINT/SIGTERM here from now on, and stdin's lines when `readingLines`.
+    func watch(readingLines: Bool) {
+        _ = InputWatcher.installSignalHandlers()
+        InputWatcher.start(readingLines: readingLines) { input in self.broadcast(input) }
     }
 
     func subscribe() -> AsyncStream<WatchedInput> {
@@ -36,11 +46,56 @@ final class CentralInputs: Sendable {
         return stream
     }
 
-    private func broadcast(_ input: WatchedInput) {
-        state.withLock { state in
-            if state.listeners.isEmpty { return state.backlog.append(input) }
-            for listener in state.listeners.values { listener.yield(input) }
+    /// Asks `question` (on the shell's prompt when its editor runs, else on standard
+    /// error) and returns the next line, which nobody else gets — a passkey typed in the
+    /// shell is an answer, not a command. A line typed ahead answers at once. `nil` on
+    /// Ctrl-C, the end of input, or when the asking task is cancelled.
+    func answer(_ question: String) async -> String? {
+        let editor = LineEditor.active.withLock { $0 }
+        if let editor { editor.ask(question) } else { Output.writeError(question) }
+        defer { editor?.answered() }
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (answer: CheckedContinuation<String?, Never>) in
+                let early: String?? = state.withLock { state in
+                    if Task.isCancelled { return .some(nil) }
+                    if let index = state.backlog.firstIndex(where: { if case .line = $0 { true } else { false } }),
+                       case let .line(text) = state.backlog.remove(at: index) {
+                        return .some(text)
+                    }
+                    state.askers.append((id, answer))
+                    return .none
+                }
+                if let early { answer.resume(returning: early) }
+            }
+        } onCancel: {
+            let asker = state.withLock { state in
+                state.askers.firstIndex { $0.id == id }.map { state.askers.remove(at: $0) }
+            }
+            asker?.answer.resume(returning: nil)
         }
+    }
+
+    func broadcast(_ input: WatchedInput) {
+        let answered: (CheckedContinuation<String?, Never>, String?)? = state.withLock { state in
+            if !state.askers.isEmpty {
+                switch input {
+                case let .line(text): return (state.askers.removeFirst().answer, text)
+                case .signal, .endOfInput:
+                    // Ctrl-C gives up the question, and is heard by the listeners too.
+                    let asker = state.askers.removeFirst()
+                    for listener in state.listeners.values { listener.yield(input) }
+                    return (asker.answer, nil)
+                }
+            }
+            if state.listeners.isEmpty {
+                state.backlog.append(input)
+                return nil
+            }
+            for listener in state.listeners.values { listener.yield(input) }
+            return nil
+        }
+        if let (asker, text) = answered { asker.resume(returning: text) }
     }
 }
 

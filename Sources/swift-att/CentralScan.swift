@@ -8,13 +8,15 @@ import SwiftATTHost
 /// seen — or per report with `--duplicates` — or one JSON object per line.
 enum CentralScan {
     static func run(
-        _ options: CentralCommand.Options, central: Central, report: EventReport, inputs: CentralInputs
+        _ options: CentralCommand.Options, central: Central, report: EventReport, inputs: CentralInputs,
+        seen: (@Sendable (DiscoveredDevice) -> Void)? = nil
     ) async throws(CommandError) -> Int32 {
         let filter = ScanFilter(services: options.services, nameContains: options.name, minimumRSSI: options.minimumRSSI)
         let scan = central.scan(filter, active: !options.passive, allowDuplicates: options.duplicates)
         Output.progress("scanning for \(options.scanTimeout)\(options.passive ? " (passive)" : ""); Ctrl-C stops")
         if !options.json { Output.print(header) }
         let watched = inputs.subscribe()
+        let saw = seen
         // Whichever ends first ends the scan: the scan itself (enough devices, or the
         // controller gone), Ctrl-C, or the time. Only the scanning task has a count.
         let found = await withTaskGroup(of: Int?.self) { group in
@@ -23,6 +25,7 @@ enum CentralScan {
                 do {
                     for try await device in scan {
                         seen.insert(device.address)
+                        saw?(device)
                         report.emit(row(device), json(device))
                         if let count = options.count, seen.count >= count { break }
                     }

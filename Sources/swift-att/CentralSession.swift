@@ -9,6 +9,7 @@ import SwiftATTHCI
 import SwiftATTHost
 import SwiftATTProfiles
 import SwiftATTTransport
+import Synchronization
 
 /// One run of `swift-att central`: opens the controller, carries out the action, and
 /// always closes the controller again (a link still up is ended with it).
@@ -21,8 +22,9 @@ enum CentralSession {
 
     static func run(_ options: CentralCommand.Options) async throws(CommandError) -> Int32 {
         let report = EventReport(json: options.json, names: names)
+        if options.action == .shell { return try await runShell(options, report: report) }
         // Pairing questions are asked on the terminal unless something else reads it.
-        let readsLines = options.action == .shell || options.action == .hc08
+        let readsLines = options.action == .hc08
         let asksOnTerminal = !readsLines && isatty(STDIN_FILENO) == 1
         let inputs = CentralInputs.start(readingLines: readsLines || asksOnTerminal)
         var host = Host(command: "central", transport: options.transport, capture: options.capture, bonds: options.bonds,
@@ -33,6 +35,30 @@ enum CentralSession {
         return try await withCentral(host, report: report, terminal: asksOnTerminal ? inputs : nil,
                                      resultOnStandardOutput: options.action == .pair) { central throws(CommandError) in
             try await perform(options, central: central, report: report, inputs: inputs)
+        }
+    }
+
+    /// `central shell`: on a terminal (standard input and output both), with the line
+    /// editor, which also asks the pairing questions; from a pipe, line by line.
+    private static func runShell(_ options: CentralCommand.Options, report: EventReport) async throws(CommandError) -> Int32 {
+        let inputs = CentralInputs()
+        let completion = SharedCompletion()
+        var editor: LineEditor?
+        if isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+            let environment = ["XDG_STATE_HOME": getenv("XDG_STATE_HOME"), "HOME": getenv("HOME")]
+                .compactMapValues { $0.map { String(cString: $0) } }
+            editor = LineEditor.start(
+                prompt: "[not connected]> ", history: ShellHistory(path: ShellHistory.defaultPath(environment: environment)),
+                complete: { line, start in completion.candidates(line: line, wordStart: start) },
+                deliver: { inputs.broadcast($0) })
+        }
+        defer { editor?.stop() }
+        inputs.watch(readingLines: editor == nil)
+        let host = Host(command: "central", transport: options.transport, capture: options.capture, bonds: options.bonds,
+                        pairing: options.pairing, privacy: options.privacy)
+        return try await withCentral(host, report: report, terminal: editor == nil ? nil : inputs) { central throws(CommandError) in
+            await CentralShell(options: options, central: central, report: report, inputs: inputs,
+                               editor: editor, completion: completion).run()
         }
     }
 
@@ -112,8 +138,6 @@ enum CentralSession {
         switch options.action {
         case .scan:
             return try await CentralScan.run(options, central: central, report: report, inputs: inputs)
-        case .shell:
-            return try await CentralShell(options: options, central: central, report: report, inputs: inputs).run()
         default:
             break
         }
@@ -130,7 +154,7 @@ enum CentralSession {
         case .hc08: return try await CentralSeedFlows(actions: actions).serialModule()
         case .light: return try await CentralSeedFlows(actions: actions).light()
         case .transfer: return try await CentralSeedFlows(actions: actions).transfer()
-        case .scan, .shell: return 0
+        case .scan, .shell: return 0  // above (and `runShell`)
         }
     }
 

@@ -3,10 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Standard output for results, standard error for one-line diagnostics.
 enum Output {
     static func print(_ text: String) {
+        if let editor = LineEditor.active.withLock({ $0 }) { return editor.write(text + "\n") }
         Swift.print(text)
     }
 
@@ -30,16 +32,25 @@ enum Output {
     /// A progress line redrawn in place on a terminal (`\r`); nothing when standard error
     /// is a file or pipe, so logs are not flooded.
     static func progressInPlace(_ message: String) {
-        guard isatty(STDERR_FILENO) == 1 else { return }
+        guard isatty(STDERR_FILENO) == 1, LineEditor.active.withLock({ $0 }) == nil else { return }
         writeError("\rswift-att: \(message)\u{1B}[K")
     }
 
+    /// Writes `text` to standard error — above the prompt while the shell's line editor
+    /// owns the terminal.
     static func writeError(_ text: String) {
+        if let editor = LineEditor.active.withLock({ $0 }) { return editor.write(text) }
         flush()  // keep results printed so far ahead of the diagnostic
+        writeAll(text, to: STDERR_FILENO)
+    }
+
+    /// All of `text` to `descriptor`, however many writes it takes (EINTR retried); stops
+    /// quietly when the descriptor is gone.
+    static func writeAll(_ text: String, to descriptor: Int32) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return }
             offset += n

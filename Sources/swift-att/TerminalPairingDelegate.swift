@@ -54,18 +54,11 @@ struct TerminalPairingDelegate: PairingDelegate {
         }
     }
 
-    /// Asks on standard error and waits for a line; `nil` when nobody can answer
-    /// (no terminal, end of input, Ctrl-C).
+    /// Asks on the terminal and waits for a line; `nil` when nobody can answer (no
+    /// terminal, end of input, Ctrl-C).
     private func ask(_ question: String) async -> String? {
         guard let terminal else { return nil }
-        Output.writeError(question)
-        for await input in terminal.subscribe() {
-            switch input {
-            case let .line(text): return String(text.trimmingWhitespace)
-            case .signal, .endOfInput: return nil
-            }
-        }
-        return nil
+        return await terminal.answer(question).map { String($0.trimmingWhitespace) }
     }
 
     private func emit(_ object: JSONValue) {
