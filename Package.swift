@@ -149,7 +149,7 @@ let package = Package(
         // checks, the ATT benchmark's allocs/op and the host benchmark's allocations per
         // notification; glibc's mallinfo2() for the soak.
         .target(name: "HeapProbe", path: "Tests/HeapProbe"),
-        .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal"),
+        .target(name: "PseudoTerminal", path: "Tests/PseudoTerminal", linkerSettings: [.linkedLibrary("util")]),
         // What many test targets share, written once: the seeded generator (SplitMix64),
         // Fixtures/ and the repository found from #filePath, the fixtures' JSON values, and
         // bounded waits. Foundation only, so the codec tests take it without the bench.

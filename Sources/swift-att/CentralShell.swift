@@ -341,6 +341,8 @@ actor CentralShell {
         let discovered = try await actions().database()
         database = discovered
         let characteristics = discovered.services.flatMap { $0.characteristics.map(\.characteristic.uuid) }
+        Output.progress("\(String(count: discovered.services.count, "service")), \(String(count: characteristics.count, "characteristic"))"
+                        + " ('discover' prints them with their values)")
         completion.update { state in
             state.characteristics = characteristics.map(\.description) + characteristics.compactMap(CharacteristicNames.slug(for:))
         }

@@ -162,8 +162,14 @@ final class LineEditor: Sendable {
                 if !asking { rl_set_prompt(prompt) }
                 redraw = true
             case .discardLine:
-                emit(text + "^C\n")
-                text = ""
+                // As a shell does: the line stays on screen with ^C after it.
+                if !text.isEmpty {
+                    emit(text)
+                    rl_forced_update_display()
+                    text = ""
+                }
+                flushStandardOutput()
+                Output.writeAll("^C\r\n", to: STDOUT_FILENO)
                 redraw = false
                 reinstall()
             case let .ask(question):
@@ -235,9 +241,10 @@ final class LineEditor: Sendable {
             state.lineDone = true
             return state.question != nil
         }
-        if !answering, !line.allSatisfy(\.isWhitespace) {
-            add_history(line)
-            history.append(line)
+        let entry = String(line.trimmingWhitespace)
+        if !answering, !entry.isEmpty {
+            add_history(entry)
+            history.append(entry)
         }
         deliver(.line(line))
     }
