@@ -285,6 +285,10 @@ final class Terminal {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        // A bond file of its own: never the user's, nor one another swift-att holds locked.
+        let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-tty-data-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataHome) }
+        process.environment = SwiftATTProcess.environment(dataHome: dataHome.path)
         process.standardInput = slave
         process.standardError = slave
         process.standardOutput = try FileHandle(forWritingTo: outputURL)

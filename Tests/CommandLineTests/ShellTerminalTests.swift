@@ -123,4 +123,35 @@ import Testing
         second.type("\u{15}\u{04}")
         #expect(try await second.exit() == 0)
     }
+
+    @Test func pairingAsksAtThePrompt() async throws {
+        let bench = try BumbleBench(controllers: 2)
+        let address = "C0:B0:00:00:00:31"
+        let bumble = try BumblePeer(bench: bench, controller: 0, address: address,
+                                    arguments: ["--io", "display", "--passkey", "000123", "advertise", "--name", "bumble-smp", "--readvertise"])
+        defer { bumble.stop(); bench.stop() }
+        _ = try await bumble.next("ready")
+        let home = try Self.home()
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let shell = try TerminalSession(["central", "shell", "--io", "keyboard", "--transport", bench.transports[1]], home: home)
+        let connected = "[\(address)]> "
+        try await shell.waitFor("the prompt") { $0.cursorLine == "[not connected]> " }
+        shell.type("connect bumble-smp\r")
+        try await shell.waitFor("connected, the database known") { screen in
+            screen.cursorLine == connected && screen.transcript.contains { $0.hasSuffix("('discover' prints them with their values)") }
+        }
+        // The question takes the prompt's place; the answer is typed there and is not a command.
+        shell.type("pair\r")
+        try await shell.waitFor("the passkey question") { $0.cursorLine == "Passkey shown by \(address): " }
+        shell.type("123\r")
+        try await shell.waitFor("paired, the prompt back") { screen in
+            screen.transcript.contains { $0.hasPrefix("paired with \(address): LE Secure Connections, Passkey Entry (authenticated)") }
+                && screen.cursorLine == connected
+        }
+        #expect(try await bumble.next("paired")["peer"] as? String != nil, "Bumble paired too")
+        shell.type("\u{04}")
+        #expect(try await shell.exit() == 0)
+        let history = try String(contentsOfFile: home + "/state/swift-att/history", encoding: .utf8)
+        #expect(history == "connect bumble-smp\npair\n", "the passkey is an answer, kept out of the history")
+    }
 }
