@@ -93,6 +93,10 @@ struct CentralActions {
     @discardableResult
     func write(_ value: [UInt8], to characteristic: GATTClient.Characteristic, withoutResponse: Bool) async throws(CommandError) -> GATTWriteType {
         let p = characteristic.properties
+        if withoutResponse, !p.contains(.writeWithoutResponse) {
+            throw .input("\(CentralTree.label(characteristic.uuid)) does not take Write Commands (it allows: "
+                         + "\(CentralTree.properties(p).joined(separator: ", "))); leave out --without-response")
+        }
         let type: GATTWriteType = withoutResponse || (!p.contains(.write) && p.contains(.writeWithoutResponse)) ? .withoutResponse : .withResponse
         do {
             try await peer.write(value, to: characteristic, type: type)

@@ -307,7 +307,8 @@ enum Usage {
                        characteristics (Heart Rate Measurement, Battery Level…).
           pair         Pairs now (again, if bonded) and prints how: LE Secure Connections or
                        legacy, the association model, authenticated or not, the key size.
-          shell        Interactive: type 'help' for its commands.
+          shell        Interactive, with line editing, history and Tab completion on a
+                       terminal; type 'help' for its commands, Ctrl-C cancels one.
           heart-rate   A heart-rate monitor (service 180D): resets its energy expended
                        (writes 01 to the Control Point 2A39) and reads the Body Sensor
                        Location 2A38 where it has them, then prints each measurement's BPM.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo, on a machine with no Bluetooth at all: installs what it needs (libbluetooth-dev
-# and libssl-dev from Debian, Bumble from PyPI), builds swift-att, starts two of Bumble's virtual
+# libssl-dev and libedit-dev from Debian, Bumble from PyPI), builds swift-att, starts two of Bumble's virtual
 # controllers on one virtual radio, runs `swift-att peripheral heart-rate` on the first
 # and `swift-att central` on the second: the central finds the monitor by its service,
 # prints its database as a tree, then prints live heart-rate values.
@@ -16,10 +16,10 @@ if [ "${1:-}" = "--count" ] && [ -n "${2:-}" ]; then count=$2; fi
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 
-say "installing what the demo needs (libbluetooth-dev, libssl-dev, Bumble)"
-if ! dpkg -s libbluetooth-dev libssl-dev >/dev/null 2>&1; then
+say "installing what the demo needs (libbluetooth-dev, libssl-dev, libedit-dev, Bumble)"
+if ! dpkg -s libbluetooth-dev libssl-dev libedit-dev >/dev/null 2>&1; then
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get install -y -qq libbluetooth-dev libssl-dev >/dev/null 2>&1 || { $sudo apt-get update -qq >/dev/null; $sudo apt-get install -y -qq libbluetooth-dev libssl-dev >/dev/null; }
+    $sudo apt-get install -y -qq libbluetooth-dev libssl-dev libedit-dev >/dev/null 2>&1 || { $sudo apt-get update -qq >/dev/null; $sudo apt-get install -y -qq libbluetooth-dev libssl-dev libedit-dev >/dev/null; }
 fi
 Tests/bench/setup.sh
 
