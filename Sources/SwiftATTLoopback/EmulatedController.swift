@@ -6,6 +6,9 @@ import SwiftATTHCI
 struct Delivery: Sendable {
     var packet: HCIPacket
     var credit: Credit?
+    /// The packet's bytes came from the link's pool (`LinkState.completedPacketsEvent`):
+    /// the host hands them back once it has handled the packet.
+    var recycles = false
 
     struct Credit: Sendable {
         /// The controller whose buffer the packet occupies.

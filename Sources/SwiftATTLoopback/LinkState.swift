@@ -18,6 +18,14 @@ struct LinkState: Sendable {
     /// Wake-up pipes to write once the lock is released (`LoopbackLink.update`): a
     /// system call under the lock would hold up every other host's loop.
     var wakes: [WakePipe] = []
+    /// Byte buffers for Number Of Completed Packets events, handed back by the hosts
+    /// that took them (`recycle`): a hardware controller builds these in itself, and the
+    /// emulation should not add an allocation per batch to the host's count.
+    var completedPacketsBuffers: [[UInt8]] = []
+    /// What `credit` owes, kept between batches for its capacity.
+    private var owedScratch: [(controller: Int, handle: UInt16, count: UInt16)] = []
+    /// Buffers kept at most: one per controller crediting in a batch is the steady state.
+    static let pooledBuffers = 16
 
     init(bufferLength: Int, bufferCount: Int) {
         self.bufferLength = bufferLength
@@ -50,10 +58,10 @@ struct LinkState: Sendable {
     /// Queues a packet for controller `index`'s host, waking its loop when the queue
     /// was empty (one wake-up per batch, not per packet) and the loop may be blocked
     /// (`WakePipe`: a running loop looks before it blocks).
-    mutating func deliver(_ packet: HCIPacket, to index: Int, credit: Delivery.Credit? = nil) {
+    mutating func deliver(_ packet: HCIPacket, to index: Int, credit: Delivery.Credit? = nil, recycles: Bool = false) {
         guard let wake = controllers[index].wakePipe else { return }
         let wasEmpty = controllers[index].inbox.isEmpty
-        controllers[index].inbox.append(Delivery(packet: packet, credit: credit))
+        controllers[index].inbox.append(Delivery(packet: packet, credit: credit, recycles: recycles))
         guard wasEmpty else { return }
         wake.packetsWaiting.store(true, ordering: .sequentiallyConsistent)
         if wake.hostMayBeWaiting.load(ordering: .sequentiallyConsistent) {
@@ -82,7 +90,12 @@ struct LinkState: Sendable {
     /// connection and batch.
     mutating func credit(_ batch: [Delivery]) {
         guard batch.contains(where: { $0.credit != nil }) else { return }
-        var owed: [(controller: Int, handle: UInt16, count: UInt16)] = []
+        var owed = owedScratch
+        owedScratch = []
+        defer {
+            owed.removeAll(keepingCapacity: true)
+            owedScratch = owed
+        }
         for delivery in batch {
             guard let credit = delivery.credit, let slot = connections.index(forKey: credit.connection) else { continue }
             // Changed where it is stored: one lookup (the optional-returning subscript
@@ -98,12 +111,40 @@ struct LinkState: Sendable {
         // One event per controller, its handles in the order first credited (a lazy walk:
         // this runs for every batch a host takes, and owed has an entry or two).
         for (index, entry) in owed.enumerated() where !owed[..<index].contains(where: { $0.controller == entry.controller }) {
-            let entries = owed[index...].lazy.filter { $0.controller == entry.controller }.map {
-                NumberOfCompletedPackets.Entry(connectionHandle: $0.handle, numCompletedPackets: $0.count)
-            }
-            send(NumberOfCompletedPackets(entries: entries), to: entry.controller)
+            let event = completedPacketsEvent(owed[index...].lazy.filter { $0.controller == entry.controller }.map { ($0.handle, $0.count) })
+            deliver(HCIPacket(type: .event, bytes: event[...]), to: entry.controller, recycles: true)
             statistics.completedPacketsEvents += 1
         }
+    }
+
+    /// HCI_Number_Of_Completed_Packets (Core 5.4 Vol 4 Part E §7.7.19) for `entries`,
+    /// built in a buffer from the pool: event code, length, Num_Handles, then each
+    /// handle and count (at most 63 fit; a batch credits one or two connections).
+    mutating func completedPacketsEvent(_ entries: some Sequence<(handle: UInt16, count: UInt16)>) -> [UInt8] {
+        var bytes = completedPacketsBuffers.popLast() ?? []
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(NumberOfCompletedPackets.code)
+        bytes.append(0)  // the length, once the entries are counted
+        bytes.append(0)
+        var count = 0
+        for entry in entries where count < 63 {
+            bytes.append(littleEndian: entry.handle)
+            bytes.append(littleEndian: entry.count)
+            count += 1
+        }
+        bytes[1] = UInt8(1 + 4 * count)
+        bytes[2] = UInt8(count)
+        return bytes
+    }
+
+    /// Takes back the buffers of Number Of Completed Packets events a host has handled,
+    /// up to `pooledBuffers`. One a host still holds is not written again: it is
+    /// copied on write, and the copy is what the pool keeps.
+    mutating func recycle(_ buffers: inout [[UInt8]]) {
+        while let buffer = buffers.popLast(), completedPacketsBuffers.count < Self.pooledBuffers {
+            completedPacketsBuffers.append(buffer)
+        }
+        buffers.removeAll(keepingCapacity: true)
     }
 
     // MARK: From the hosts

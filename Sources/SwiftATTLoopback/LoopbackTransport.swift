@@ -16,6 +16,9 @@ final class LoopbackTransport: HCITransport {
     private let index: Int
     /// Swapped with the controller's inbox on each receive: no allocation per batch.
     private var batch: [Delivery] = []
+    /// Number Of Completed Packets buffers handled since the last receive, handed back
+    /// to the link's pool under the next receive's lock.
+    private var recycled: [[UInt8]] = []
     private var drain = [UInt8](repeating: 0, count: 64)
     /// Wake-up bytes read so far (`WakePipe.bytesDue` counts those written).
     private var bytesRead = 0
@@ -39,7 +42,10 @@ final class LoopbackTransport: HCITransport {
         // frees their senders' buffers (the hosts' loops contend for this lock).
         var batch = self.batch
         self.batch = []
+        var recycled = self.recycled
+        self.recycled = []
         let written = link.update { s in
+            s.recycle(&recycled)
             s.take(index, into: &batch)
             s.credit(batch)
             return wakePipe.bytesDue.load(ordering: .relaxed)
@@ -54,9 +60,14 @@ final class LoopbackTransport: HCITransport {
             let n = drain.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress!, min(due, $0.count)) }
             if n > 0 { bytesRead += n }
         }
-        for delivery in batch { handler(delivery.packet) }
+        for delivery in batch {
+            handler(delivery.packet)
+            // The whole array back, not a copy: the slice spans all of it.
+            if delivery.recycles { recycled.append(Array(delivery.packet.bytes)) }
+        }
         batch.removeAll(keepingCapacity: true)
         self.batch = batch
+        self.recycled = recycled
     }
 
     func prepareToWait() -> Bool {

@@ -138,6 +138,36 @@ import SwiftATTTransport
         #expect(link.statistics.peakBuffersInUse == 2)
     }
 
+    /// The link builds Number Of Completed Packets in buffers the hosts hand back: each
+    /// event counts exactly what was taken, and one a host still holds reads the same
+    /// after later events were built (a held buffer is copied, never written over).
+    @Test func completedPacketsEventsAreExactAndAHeldOneIsNeverReused() throws {
+        let link = LoopbackLink(aclBufferLength: 27, aclBufferCount: 8)
+        let a = try link.addController().open()
+        let b = try link.addController().open()
+        defer { a.close(); b.close() }
+        let handle = try Self.connect(a, b)
+        var held: [HCIPacket] = []
+        for round in 1...6 {
+            for n in 0..<round {
+                try b.send(HCIPacket(type: .aclData, bytes: ACLDataPacket(handle: handle, packetBoundary: .firstNonFlushable,
+                                                                           data: [0x01, 0x00, 0x04, 0x00, UInt8(n)]).encoded()[...]))
+            }
+            #expect(try a.receive(timeout: .seconds(1)).count == round)
+            let events = try b.receive(timeout: .seconds(1)).filter { $0.type == .event }
+            #expect(events.count == 1)
+            guard let packet = events.first, case let .numberOfCompletedPackets(completed) = try HCIEvent(parsing: packet.bytes) else {
+                Issue.record("expected a Number Of Completed Packets in round \(round)"); return
+            }
+            #expect(Array(completed.entries) == [.init(connectionHandle: handle, numCompletedPackets: UInt16(round))])
+            if round.isMultiple(of: 2) { held.append(packet) }  // the odd rounds' buffers go back to the pool
+        }
+        for (index, packet) in held.enumerated() {
+            #expect(Array(packet.bytes) == [0x13, 0x05, 0x01, UInt8(handle & 0xFF), UInt8(handle >> 8), UInt8(2 * index + 2), 0x00])
+        }
+        #expect(link.statistics.completedPacketsEvents == 6)
+    }
+
     @Test func disconnectTellsBothSidesAndFreesTheBuffers() throws {
         let link = LoopbackLink(aclBufferLength: 27, aclBufferCount: 1)
         let a = try link.addController().open()
