@@ -11,9 +11,9 @@ import SwiftATTLoopback
 /// another, so each thread's count is one side's whole path — HCI to the application's
 /// stream, or `updateValue` to HCI — with that side's share of the emulated controllers'
 /// work, which runs on the thread of the host that hands them packets: each Number Of
-/// Completed Packets event is built on the receiving thread (six allocations each,
-/// found with gdb: the event's entries and its packet's bytes), which a hardware
-/// controller does in itself.
+/// Completed Packets event is built on the receiving thread, which a hardware controller
+/// does in itself: in a pooled buffer the host hands back (it cost six allocations each,
+/// found with gdb, when its entries and packet were fresh arrays).
 /// A count per thread, read on the thread by a task preferring its loop, as the CPU
 /// times are.
 enum ReceiveAllocations {

@@ -76,7 +76,7 @@ func printAllocationsPerNotification() async throws {
     print("Heap allocations per notification, counted by HeapProbe's malloc on each side's loop thread (split loops,")
     print("one link, the loopback controllers): received = HCI to the application's stream; sent = updateValue to HCI;")
     print("each side's count includes the emulated controllers' work on its thread: the Number Of Completed Packets")
-    print("events (NOCP), built on the receiving thread, cost six allocations each")
+    print("events (NOCP), built on the receiving thread in buffers the hosts hand back (none in the steady state)")
     print()
     var allocations = Table(["value B", "notifications", "allocs/received notif", "allocs/sent notif", "NOCP events/notif"])
     for length in [20, 244] {

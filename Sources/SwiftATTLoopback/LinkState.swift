@@ -17,7 +17,7 @@ struct LinkState: Sendable {
     var statistics = LoopbackStatistics()
     /// Wake-up pipes to write once the lock is released (`LoopbackLink.update`): a
     /// system call under the lock would hold up every other host's loop.
-    var wakes: [WakePipe] = []
+    var wakes = WakeList()
     /// Byte buffers for Number Of Completed Packets events, handed back by the hosts
     /// that took them (`recycle`): a hardware controller builds these in itself, and the
     /// emulation should not add an allocation per batch to the host's count.

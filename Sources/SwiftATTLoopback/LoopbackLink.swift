@@ -48,14 +48,14 @@ public final class LoopbackLink: Sendable {
 
     /// Runs `body` under the link's lock, then wakes the hosts it queued packets for.
     func update<R: Sendable, E: Error>(_ body: (inout LinkState) throws(E) -> R) throws(E) -> R {
-        let (result, wakes) = try state.withLock { (s: inout LinkState) throws(E) -> (R, [WakePipe]) in
+        let (result, wakes) = try state.withLock { (s: inout LinkState) throws(E) -> (R, WakeList) in
             let result = try body(&s)
-            guard !s.wakes.isEmpty else { return (result, []) }
-            defer { s.wakes.removeAll(keepingCapacity: true) }
+            guard !s.wakes.isEmpty else { return (result, WakeList()) }
+            defer { s.wakes = WakeList() }
             return (result, s.wakes)
         }
         // Each pipe stays open while this holds it, whoever closes its transport now.
-        for pipe in wakes { pipe.wake() }
+        wakes.wakeAll()
         return result
     }
 
