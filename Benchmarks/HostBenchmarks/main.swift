@@ -23,7 +23,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
                                      [--default-loop | --shared-loop | --per-host | --split] [--buffers N]
                                      [--count N] [--runs N] [--ceiling-only] [--pairing-only | --no-pairing]
                                      [--crypto-only] [--channels-only | --no-channels] [--eatt-only | --no-eatt]
-                                     [--connect-only | --no-connect] [--allocations-only]
+                                     [--connect-only | --no-connect] [--allocations-only] [--commands-only]
       --quick        one short run per case (a smoke test of a few seconds)
       --no-bumble    skip the Bumble columns and the runs over Bumble's controllers
       --only 20/1    one case of the loopback table (value length / links)
@@ -41,6 +41,7 @@ if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-
       --eatt-only    only the Enhanced ATT tables (EATTReport); --no-eatt leaves them out
       --connect-only only the connection set-up tables (ConnectionSetupReport); --no-connect leaves them out
       --allocations-only only the heap allocations per notification sent and received (ReceiveAllocations)
+      --commands-only  only the host's CPU time and allocations per HCI command round trip (CommandRoundTrips)
     """)
     exit(0)
 }
@@ -85,6 +86,20 @@ func printAllocationsPerNotification() async throws {
                          format(f.senderPerNotification, decimals: 2), format(f.completedPacketsEventsPerNotification, decimals: 3)])
     }
     print(allocations.render())
+}
+/// The host's own cost of an HCI command round trip (CommandRoundTrips).
+func printCommandRoundTrips() async throws {
+    print("HCI command round trips through the host, Read BD_ADDR answered in-process by the loopback controller,")
+    print("the caller's task on the host's loop: CPU time and heap allocations of that one thread per trip")
+    print()
+    let f = try await CommandRoundTrips.measure(count: quick ? 20_000 : 200_000, runs: quick ? 3 : 5)
+    var table = Table(["round trips", "CPU µs/trip", "allocs/trip"])
+    table.add([String(f.trips), format(f.cpuMicrosecondsPerTrip, decimals: 2), format(f.allocationsPerTrip, decimals: 2)])
+    print(table.render())
+}
+if CommandLine.arguments.contains("--commands-only") {
+    try await printCommandRoundTrips()
+    exit(0)
 }
 if CommandLine.arguments.contains("--allocations-only") {
     try await printAllocationsPerNotification()

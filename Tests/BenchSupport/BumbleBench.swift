@@ -52,27 +52,27 @@ public final class BumbleBench {
         return p.terminationStatus
     }
 
-    /// Ports the kernel says are free now (bound to port 0 and released).
+    /// Ports free now, from 20000–29999: below the kernel's ephemeral range (32768–60999),
+    /// which the suite's own outgoing sockets draw from — one of them could take a port
+    /// picked there between the pick and the listener's bind. Each is checked by binding
+    /// it (and released).
     public static func freePorts(_ count: Int) -> [UInt16] {
-        var sockets: [Int32] = []
         var ports: [UInt16] = []
-        for _ in 0..<count {
+        var candidate = UInt16.random(in: 20000...29999)
+        for _ in 0..<10000 where ports.count < count {
+            candidate = candidate >= 29999 ? 20000 : candidate + 1
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { continue }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
-                    bind(fd, p, length)
-                    return getsockname(fd, p, &length)
-                }
+            address.sin_port = candidate.bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            ports.append(UInt16(bigEndian: address.sin_port))
-            sockets.append(fd)
+            close(fd)
+            if bound == 0, !ports.contains(candidate) { ports.append(candidate) }
         }
-        sockets.forEach { close($0) }
         return ports
     }
 
