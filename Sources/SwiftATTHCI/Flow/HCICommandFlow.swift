@@ -87,14 +87,35 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     /// Queues a command; returns the packets to send now (this one, if a credit is free).
     @inlinable
     public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration, now: ContinuousClock.Instant) -> [HCICommandPacket] {
+        var send: [HCICommandPacket] = []
+        submit(packet, token: token, timeout: timeout, now: now, sending: &send)
+        return send
+    }
+
+    /// Queues a command and appends the packets to send now to `send`: a caller that
+    /// keeps one array between calls allocates nothing per command.
+    @inlinable
+    public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration,
+                                now: ContinuousClock.Instant, sending send: inout [HCICommandPacket]) {
         waiting.append(Waiting(token: token, packet: packet, timeout: timeout))
-        return release(now: now)
+        release(now: now, into: &send)
     }
 
     /// Handles an event; returns the outcomes it settles and the packets to send now.
     @inlinable
     public mutating func receive(_ event: HCIEvent, now: ContinuousClock.Instant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
         var outcomes: [Outcome] = []
+        var send: [HCICommandPacket] = []
+        receive(event, now: now, settling: &outcomes, sending: &send)
+        return (outcomes, send)
+    }
+
+    /// Handles an event, appending the outcomes it settles to `outcomes` and the packets
+    /// to send now to `send` (arrays the caller keeps, so that an answer allocates
+    /// nothing here).
+    @inlinable
+    public mutating func receive(_ event: HCIEvent, now: ContinuousClock.Instant,
+                                 settling outcomes: inout [Outcome], sending send: inout [HCICommandPacket]) {
         switch event {
         case let .commandComplete(complete):
             granted = Int(complete.numHCICommandPackets)
@@ -106,15 +127,25 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
             granted = Int(status.numHCICommandPackets)
             if let token = settle(status.commandOpcode) { outcomes.append(.status(token, status)) }
         default:
-            return ([], [])
+            return
         }
-        return (outcomes, release(now: now))
+        release(now: now, into: &send)
     }
 
     /// Fails every command whose deadline has passed, restoring its credit.
     @inlinable
     public mutating func expire(now: ContinuousClock.Instant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
         var outcomes: [Outcome] = []
+        var send: [HCICommandPacket] = []
+        expire(now: now, settling: &outcomes, sending: &send)
+        return (outcomes, send)
+    }
+
+    /// `expire(now:)`, appending to arrays the caller keeps.
+    @inlinable
+    public mutating func expire(now: ContinuousClock.Instant, settling outcomes: inout [Outcome],
+                                sending send: inout [HCICommandPacket]) {
+        let settled = outcomes.count
         inFlight.removeAll { entry in
             guard entry.deadline <= now else { return false }
             outcomes.append(.timedOut(entry.token, entry.opcode))
@@ -122,7 +153,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
             granted = max(granted, 0) + 1
             return true
         }
-        return (outcomes, outcomes.isEmpty ? [] : release(now: now))
+        if outcomes.count > settled { release(now: now, into: &send) }
     }
 
     /// Fails everything (the transport closed): returns every token still pending.
@@ -160,8 +191,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     }
 
     @inlinable
-    mutating func release(now: ContinuousClock.Instant) -> [HCICommandPacket] {
-        var send: [HCICommandPacket] = []
+    mutating func release(now: ContinuousClock.Instant, into send: inout [HCICommandPacket]) {
         while granted > 0, waitingStart < waiting.count {
             let next = waiting[waitingStart]
             waitingStart += 1
@@ -173,6 +203,5 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
             waiting.removeAll(keepingCapacity: true)
             waitingStart = 0
         }
-        return send
     }
 }

@@ -65,17 +65,14 @@ public final class Controller: Sendable {
         try await answer(to: packet, timeout: timeout).get()
     }
 
+    /// An unsafe continuation, handed to the loop as it is: a checked one allocates its
+    /// canary, and a closure around it another, on every command. It is resumed exactly
+    /// once: by the command's answer, its timeout, the host's shutdown, or the loop's
+    /// refusal (`LoopRunner.Work.command`).
     @usableFromInline
     func answer(to packet: HCICommandPacket, timeout: Duration) async -> Result<HCICommandAnswer, ControllerError> {
-        await withCheckedContinuation { continuation in
-            loop.submit({ stack in
-                stack.hci.send(packet, timeout: timeout) { result in
-                    continuation.resume(returning: result.mapError { error in
-                        if case let .hci(.commandTimedOut(opcode, _)) = error { return .hci(.commandTimedOut(opcode, timeout)) }
-                        return error
-                    })
-                }
-            }, refuse: { continuation.resume(returning: .failure($0)) })
+        await withUnsafeContinuation { continuation in
+            loop.submit(packet, timeout: timeout, resuming: continuation)
         }
     }
 

@@ -1,4 +1,5 @@
 import SwiftATTGATT
+import SwiftATTHCI
 import SwiftATTTransport
 
 /// One host's handle on the loop that runs it: its slot in a `LoopRunner`, and the
@@ -58,6 +59,13 @@ final class HostLoop: Sendable {
     @discardableResult
     func submit(_ job: @escaping Job, refuse: @escaping Refusal) -> Bool {
         runner.enqueue(.job(run: job, refuse: refuse), forHost: slot)
+    }
+
+    /// Sends `packet` from the loop thread; `continuation` gets its answer, or why the
+    /// host could not send it.
+    func submit(_ packet: HCICommandPacket, timeout: Duration,
+                resuming continuation: UnsafeContinuation<CommandWaiter.Answer, Never>) {
+        _ = runner.enqueue(.command(packet, timeout: timeout, continuation), forHost: slot)
     }
 
     /// Queues a value `gate` admitted, for `AttributeLinks.applyUpdates` in call order

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SwiftATTGATT
+import SwiftATTHCI
 import Synchronization
 import SwiftATTTransport
 
@@ -27,12 +28,19 @@ final class LoopRunner: Sendable {
         /// (`AttributeLinks.updateGate`), and a value refused before it reaches the
         /// queue gives its slot back in `HostLoop.submitUpdate`.
         case update([UInt8], GATTCharacteristic)
+        /// A `Controller.send` command and the task waiting for its answer: its own case,
+        /// so that a round trip allocates no job and no callback.
+        case command(HCICommandPacket, timeout: Duration, UnsafeContinuation<CommandWaiter.Answer, Never>)
 
-        /// Tells whoever handed it that it will not run: a job's caller. A value needs no
-        /// word: its slot is given back with the host's other unapplied values
-        /// (`retire`), or by `submitUpdate` when the queue refused it.
+        /// Tells whoever handed it that it will not run: a job's caller, a command's
+        /// task. A value needs no word: its slot is given back with the host's other
+        /// unapplied values (`retire`), or by `submitUpdate` when the queue refused it.
         func refuse(_ reason: ControllerError) {
-            if case let .job(_, refuse) = self { refuse(reason) }
+            switch self {
+            case let .job(_, refuse): refuse(reason)
+            case let .command(_, _, continuation): continuation.resume(returning: .failure(reason))
+            case .update: break
+            }
         }
     }
 
@@ -292,6 +300,12 @@ final class LoopRunner: Sendable {
                     // it is refused rather than lost.
                     guard let record = record(ofSlot: slot) else { return refuse(.closed) }
                     run(record.stack)
+                case let .command(packet, timeout, continuation):
+                    applyUpdates()
+                    guard let record = record(ofSlot: slot) else {
+                        return continuation.resume(returning: .failure(.closed))
+                    }
+                    record.stack.hci.send(packet, timeout: timeout, waiter: .task(continuation, timeout: timeout))
                 case let .update(value, characteristic):
                     // Not looked up per value: the host is found once per run, when the
                     // run is applied.

@@ -51,7 +51,14 @@ final class HCIConversation {
     /// Why the conversation is stopping, once it is.
     private(set) var stopReason: ControllerError?
 
-    @exclusivity(unchecked) private var commands = HCICommandFlow<CommandCallback>()
+    @exclusivity(unchecked) private var commands = HCICommandFlow<CommandWaiter>()
+    /// The command flow's output of one call, kept between calls so that a round trip
+    /// allocates no arrays. Taken out while in use (`takeSend`): an answer's waiter
+    /// may send a command from inside `deliver`.
+    @exclusivity(unchecked) private var scratchOutcomes: [HCICommandFlow<CommandWaiter>.Outcome] = []
+    @exclusivity(unchecked) private var scratchSend: [HCICommandPacket] = []
+    /// The bytes of the command being written, reused for the next one.
+    @exclusivity(unchecked) private var commandBytes: [UInt8] = []
     /// Host-to-controller ACL flow control, once the start-up sequence has read the
     /// controller's buffer sizes (`configureACL`).
     @exclusivity(unchecked) private var acl: ACLFlow?
@@ -81,26 +88,69 @@ final class HCIConversation {
     /// Sends `packet` when the controller has a command credit for it; `callback` gets
     /// its answer, or why there was none.
     func send(_ packet: HCICommandPacket, timeout: Duration, callback: @escaping CommandCallback) {
-        guard isRunning else { return callback(.failure(stopReason ?? .closed)) }
-        write(commands.submit(packet, token: callback, timeout: timeout, now: .now))
+        send(packet, timeout: timeout, waiter: .callback(callback))
+    }
+
+    /// Sends `packet` when the controller has a command credit for it; `waiter` gets its
+    /// answer, or why there was none.
+    func send(_ packet: HCICommandPacket, timeout: Duration, waiter: CommandWaiter) {
+        guard isRunning else { return waiter.settle(.failure(stopReason ?? .closed)) }
+        var send = takeSend()
+        commands.submit(packet, token: waiter, timeout: timeout, now: .now, sending: &send)
+        write(send)
+        putBack(send: &send)
     }
 
     /// Fails the commands whose deadline has passed (restoring their credits).
     func expire(now: ContinuousClock.Instant) {
         guard let deadline = nextDeadline, deadline <= now else { return }
-        let (outcomes, send) = commands.expire(now: now)
+        var outcomes = takeOutcomes()
+        var send = takeSend()
+        commands.expire(now: now, settling: &outcomes, sending: &send)
         deliver(outcomes)
         write(send)
+        putBack(outcomes: &outcomes)
+        putBack(send: &send)
     }
 
-    private func deliver(_ outcomes: [HCICommandFlow<CommandCallback>.Outcome]) {
+    // The scratch arrays are taken out of their properties for the length of one call
+    // (a nested call finds an empty one and allocates its own), then emptied and put
+    // back with their capacity. Spelled out per array: a key path would cost a runtime
+    // call per access.
+
+    @inline(__always)
+    private func takeSend() -> [HCICommandPacket] {
+        var taken: [HCICommandPacket] = []
+        swap(&taken, &scratchSend)
+        return taken
+    }
+
+    @inline(__always)
+    private func putBack(send: inout [HCICommandPacket]) {
+        send.removeAll(keepingCapacity: true)
+        swap(&send, &scratchSend)
+    }
+
+    @inline(__always)
+    private func takeOutcomes() -> [HCICommandFlow<CommandWaiter>.Outcome] {
+        var taken: [HCICommandFlow<CommandWaiter>.Outcome] = []
+        swap(&taken, &scratchOutcomes)
+        return taken
+    }
+
+    @inline(__always)
+    private func putBack(outcomes: inout [HCICommandFlow<CommandWaiter>.Outcome]) {
+        outcomes.removeAll(keepingCapacity: true)
+        swap(&outcomes, &scratchOutcomes)
+    }
+
+    private func deliver(_ outcomes: [HCICommandFlow<CommandWaiter>.Outcome]) {
         for outcome in outcomes {
             switch outcome {
-            case let .complete(callback, complete): callback(.success(.complete(complete)))
-            case let .status(callback, status): callback(.success(.status(status)))
-            // The flow knows the opcode, not the caller's timeout: `Controller.exchange`
-            // puts that in.
-            case let .timedOut(callback, opcode): callback(.failure(.hci(.commandTimedOut(opcode, .zero))))
+            case let .complete(waiter, complete): waiter.settle(.success(.complete(complete)))
+            case let .status(waiter, status): waiter.settle(.success(.status(status)))
+            // The flow knows the opcode, not the caller's timeout: the waiter puts that in.
+            case let .timedOut(waiter, opcode): waiter.settle(.failure(.hci(.commandTimedOut(opcode, .zero))))
             }
         }
     }
@@ -108,7 +158,14 @@ final class HCIConversation {
     private func write(_ packets: [HCICommandPacket]) {
         // ACL queued earlier in this turn goes first, as it was asked for first.
         if hasQueuedACL { flushACL() }
-        for packet in packets { send(HCIPacket(type: .command, bytes: packet.encoded()[...])) }
+        for packet in packets {
+            // Encoded into the same array each time: a transport copies or writes the
+            // bytes before `send` returns, so the array is unshared again by the next
+            // command (were it kept, appending would copy it, never overwrite it).
+            commandBytes.removeAll(keepingCapacity: true)
+            packet.encode(appendingTo: &commandBytes)
+            send(HCIPacket(type: .command, bytes: commandBytes[...]))
+        }
     }
 
     // MARK: ACL
@@ -176,9 +233,13 @@ final class HCIConversation {
         }
         switch event {
         case .commandComplete, .commandStatus:
-            let (outcomes, send) = commands.receive(event, now: .now)
+            var outcomes = takeOutcomes()
+            var send = takeSend()
+            commands.receive(event, now: .now, settling: &outcomes, sending: &send)
             deliver(outcomes)
             write(send)
+            putBack(outcomes: &outcomes)
+            putBack(send: &send)
             return .handled
         default:
             let inbound = observe(event)
@@ -259,7 +320,7 @@ final class HCIConversation {
     /// (§7.3.2), and the controller's emptied buffers owe no credits, so ACL flow control
     /// waits for the start-up sequence to configure it again.
     func controllerFailed(_ error: ControllerError) {
-        for callback in commands.restart() { callback(.failure(error)) }
+        for waiter in commands.restart() { waiter.settle(.failure(error)) }
         connections.removeAll()
         acl = nil
         hasQueuedACL = false
@@ -270,7 +331,7 @@ final class HCIConversation {
     func shutdown(_ reason: ControllerError) {
         isRunning = false
         stopReason = stopReason ?? reason
-        for callback in commands.cancelAll() { callback(.failure(reason)) }
+        for waiter in commands.cancelAll() { waiter.settle(.failure(reason)) }
         eventListeners.finishAll()
         transport.close()
     }
