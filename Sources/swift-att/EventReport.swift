@@ -34,6 +34,10 @@ struct EventReport {
     /// Text in double quotes on one line: quotes, backslashes and control characters
     /// escaped as Swift writes them.
     static func quoted(_ text: String) -> String {
+        // Most text needs no escape: one append (a transfer quotes every chunk).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x22 || $0 == 0x5C }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -48,6 +48,9 @@ struct HexTests {
         #expect(Hex.encode([0x0A, 0x03, 0x00], separator: " ") == "0a 03 00")
         #expect(Hex.encode([0xAB], separator: ":") == "ab")
         #expect(Hex.encode([0x01, 0x02], separator: ":") == "01:02")
+        #expect(Hex.encode([0x01, 0x02, 0xFE], separator: ", ") == "01, 02, fe")
+        #expect(Hex.encode([0x01, 0x02], separator: "·") == "01·02")
+        #expect(Hex.encode([0x0A, 0xFF][1...]) == "ff")
         // Any collection of bytes: a slice, a reversed view.
         let bytes: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF]
         #expect(Hex.encode(bytes[1..<3]) == "adbe")

@@ -16,6 +16,9 @@ struct JSONValueSerializationTests {
         (.object([JSONMember("b", 1), JSONMember("a", [true, nil, "x"])]), #"{"b":1,"a":[true,null,"x"]}"#),
         (.string("q\"b\\s/\n\r\t\u{08}\u{0C}\u{01}\u{1F}\u{7F}é😀"), #""q\"b\\s/\n\r\t\b\f\u0001\u001f"# + "\u{7F}é😀\""),
         (.string("\u{0}"), #""\u0000""#),
+        // No byte to escape: appended whole, non-ASCII and DEL included.
+        (.string("é😀 plain \u{7F} text"), "\"é😀 plain \u{7F} text\""),
+        (.string(""), #""""#),
     ])
     func serializes(_ value: JSONValue, _ expected: String) {
         #expect(value.serialized() == expected)
