@@ -8,8 +8,9 @@ import SwiftATTHCI
 /// access to the controller with no bluetoothd in between.
 ///
 /// Linux (net/bluetooth/hci_sock.c) grants the user channel only to an adapter that is
-/// down and not held by anyone else, to root or CAP_NET_ADMIN. Each `read` returns one
-/// packet with its H4 indicator and each `write` takes one. When the socket closes the
+/// down and not held by anyone else, to root or CAP_NET_ADMIN. The socket keeps packets
+/// whole, each with its H4 indicator: a `recvmsg` takes one, a `sendmsg` gives one, and
+/// `recvmmsg`/`sendmmsg` move several in one system call. When the socket closes the
 /// kernel hands the adapter back to its management interface, so bluetoothd can take
 /// it again.
 public final class HCISocketTransport: HCITransport {
@@ -17,8 +18,20 @@ public final class HCISocketTransport: HCITransport {
     /// The adapter's index: 0 for `hci0`.
     public let index: UInt16
     public private(set) var fileDescriptor: Int32
-    private var readBuffer = [UInt8](repeating: 0, count: 4 + 65535 + 1)
+    /// `Self.batch` slots of the largest packet each (an ACL header and 65535 octets,
+    /// after the indicator): a packet is never cut, whichever slot it lands in.
+    private var readBuffer = [UInt8](repeating: 0, count: HCISocketTransport.batch * HCISocketTransport.slot)
     private var writeBuffer: [UInt8] = []
+    /// Where each packet of `send(contentsOf:)` starts in `writeBuffer`, and its end.
+    private var writeBounds: [Range<Int>] = []
+    /// The message headers and I/O vectors of one `recvmmsg`/`sendmmsg`.
+    private let messages = UnsafeMutablePointer<cbluetooth_mmsghdr>.allocate(capacity: HCISocketTransport.batch)
+    private let vectors = UnsafeMutablePointer<iovec>.allocate(capacity: HCISocketTransport.batch)
+    /// Packets taken or given per system call, at most. Packets come in bursts when the
+    /// host is slower than the link (a Number Of Completed Packets per packet sent):
+    /// under qemu's emulated CPU each system call costs tens of microseconds.
+    static let batch = 8
+    static let slot = 1 + 4 + 65535
     /// How long `send` may wait for the kernel to take a packet before failing.
     public var writeTimeout: Duration = .seconds(5)
 
@@ -94,17 +107,46 @@ public final class HCISocketTransport: HCITransport {
         try FileDescriptor.setNonBlocking(fd, context: name)
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        messages.deallocate()
+        vectors.deallocate()
+    }
 
-    /// Takes one packet: the kernel hands over exactly one per `read`, never part of
-    /// one. Reading again until EAGAIN would cost a system call that finds nothing
-    /// whenever one packet came (a command's answer, the common case); packets still
+    /// Takes the packets waiting now, up to `batch`, in one `recvmmsg(2)`: one system
+    /// call whether one packet came (a command's answer, the common case) or a burst.
+    /// Reading again until EAGAIN would cost a call that finds nothing; packets still
     /// queued keep the socket readable, so the loop's next `poll(2)` returns at once.
     public func receive(_ handler: (HCIPacket) -> Void) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }
-        let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
-        guard n > 0, let type = HCIPacketType(rawValue: readBuffer[0]) else { return }
-        handler(HCIPacket(type: type, bytes: readBuffer[1..<n]))
+        let fd = fileDescriptor
+        let count = readBuffer.withUnsafeMutableBytes { buffer in
+            for i in 0..<Self.batch {
+                vectors[i] = iovec(iov_base: buffer.baseAddress! + i * Self.slot, iov_len: Self.slot)
+                messages[i] = cbluetooth_mmsghdr()
+                messages[i].msg_hdr.msg_iov = vectors + i
+                messages[i].msg_hdr.msg_iovlen = 1
+            }
+            while true {
+                let n = cbluetooth_recvmmsg(fd, messages, UInt32(Self.batch), Int32(MSG_DONTWAIT))
+                if n >= 0 || errno != EINTR { return n }
+            }
+        }
+        if count < 0 {
+            let e = errno
+            if e == EAGAIN || e == EWOULDBLOCK { return }
+            if e == ECONNRESET || e == ENODEV || e == ENXIO || e == EIO { throw .closed(name) }
+            throw .systemCall("recvmmsg", Errno(e), context: name)
+        }
+        for i in 0..<Int(count) {
+            let length = Int(messages[i].msg_len)
+            // The user channel never hands over an empty packet: an empty message is
+            // the end of the stream (the socket pair standing in for it, closed).
+            if length == 0 { throw .closed(name) }
+            let start = i * Self.slot
+            guard let type = HCIPacketType(rawValue: readBuffer[start]) else { continue }
+            handler(HCIPacket(type: type, bytes: readBuffer[(start + 1)..<(start + length)]))
+        }
     }
 
     public func send(_ packet: HCIPacket) throws(TransportError) {
@@ -113,6 +155,48 @@ public final class HCISocketTransport: HCITransport {
         writeBuffer.append(packet.type.rawValue)
         writeBuffer.append(contentsOf: packet.bytes)
         try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
+    }
+
+    /// The packets in `sendmmsg(2)` calls of up to `batch`, each still its own packet:
+    /// the ACL that a burst of completed packets made room for costs one system call.
+    public func send(contentsOf packets: [HCIPacket]) throws(TransportError) {
+        guard packets.count > 1 else {
+            if let packet = packets.first { try send(packet) }
+            return
+        }
+        guard fileDescriptor >= 0 else { throw .closed(name) }
+        writeBuffer.removeAll(keepingCapacity: true)
+        writeBounds.removeAll(keepingCapacity: true)
+        for packet in packets {
+            let start = writeBuffer.count
+            writeBuffer.append(packet.type.rawValue)
+            writeBuffer.append(contentsOf: packet.bytes)
+            writeBounds.append(start..<writeBuffer.count)
+        }
+        var sent = 0
+        while sent < writeBounds.count {
+            let fd = fileDescriptor
+            let chunk = min(Self.batch, writeBounds.count - sent)
+            let n = writeBuffer.withUnsafeMutableBytes { buffer in
+                for i in 0..<chunk {
+                    let bounds = writeBounds[sent + i]
+                    vectors[i] = iovec(iov_base: buffer.baseAddress! + bounds.lowerBound, iov_len: bounds.count)
+                    messages[i] = cbluetooth_mmsghdr()
+                    messages[i].msg_hdr.msg_iov = vectors + i
+                    messages[i].msg_hdr.msg_iovlen = 1
+                }
+                return cbluetooth_sendmmsg(fd, messages, UInt32(chunk), Int32(MSG_DONTWAIT))
+            }
+            if n > 0 { sent += Int(n); continue }
+            let e = errno
+            if n < 0 && e == EINTR { continue }
+            if n == 0 || e == EAGAIN || e == EWOULDBLOCK {
+                guard try FileDescriptor.waitWritable(fd, timeout: writeTimeout, context: name) else { throw .timedOut(name) }
+                continue
+            }
+            if e == EPIPE || e == ECONNRESET || e == ENODEV || e == ENXIO { throw .closed(name) }
+            throw .systemCall("sendmmsg", Errno(e), context: name)
+        }
     }
 
     /// Closing the user channel is what hands the adapter back: the kernel takes it

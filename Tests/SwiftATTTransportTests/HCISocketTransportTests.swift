@@ -78,28 +78,72 @@ import SwiftATTHCI
         }
     }
 
-    /// One `read` per call, as the user channel hands over one packet per read (a
-    /// SOCK_SEQPACKET pair stands in for it): a second read would find nothing when one
-    /// packet came, and one still queued waits for the next call.
-    @Test func takesOnePacketPerCall() throws {
+    /// The packets waiting, each whole, in one call (one `recvmmsg`), as the user
+    /// channel keeps packets apart (a SOCK_SEQPACKET pair stands in for it); nothing
+    /// waiting is no error; a burst longer than a batch is taken over several calls, in
+    /// order.
+    @Test func takesTheWaitingPacketsWholeInOneCall() throws {
         var fds: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
         let transport = try HCISocketTransport(name: "hci0", index: 0, fileDescriptor: fds[0])
         defer { transport.close(); close(fds[1]) }
+        var packets: [HCIPacket] = []
+        try transport.receive { packets.append($0) }
+        #expect(packets.isEmpty)
         for message: [UInt8] in [[0x04, 0x0E, 0x04, 0x01, 0x09, 0x10, 0x00], [0x02, 0x40, 0x00, 0x01, 0x00, 0xAA]] {
             #expect(write(fds[1], message, message.count) == message.count)
         }
-        var packets: [HCIPacket] = []
-        try transport.receive { packets.append($0) }
-        #expect(packets.map(\.type) == [.event])
-        #expect(Array(packets[0].bytes) == [0x0E, 0x04, 0x01, 0x09, 0x10, 0x00])
-        try transport.receive { packets.append($0) }
         try transport.receive { packets.append($0) }
         #expect(packets.map(\.type) == [.event, .aclData])
-        // The H4 indicator goes out first, then the packet, in one write.
+        #expect(Array(packets[0].bytes) == [0x0E, 0x04, 0x01, 0x09, 0x10, 0x00])
+        #expect(Array(packets[1].bytes) == [0x40, 0x00, 0x01, 0x00, 0xAA])
+
+        // Twenty Number Of Completed Packets, then one ACL packet as long as any can be.
+        packets.removeAll()
+        for n in 0..<20 {
+            let event: [UInt8] = [0x04, 0x13, 0x05, 0x01, 0x40, 0x00, UInt8(n), 0x00]
+            #expect(write(fds[1], event, event.count) == event.count)
+        }
+        let longest = [UInt8]([0x02, 0x40, 0x00, 0xFF, 0xFF]) + (0..<65535).map { UInt8(truncatingIfNeeded: $0) }
+        #expect(write(fds[1], longest, longest.count) == longest.count)
+        var calls = 0
+        while packets.count < 21, calls < 10 {
+            try transport.receive { packets.append($0) }
+            calls += 1
+        }
+        #expect(calls == 3)  // 8 + 8 + 5
+        #expect(packets.prefix(20).map { $0.bytes.dropFirst(5).first } == (0..<20).map { UInt8($0) })
+        #expect(packets.last.map { Array($0.bytes) } == Array(longest.dropFirst()))
+    }
+
+    /// Several packets go out in one call (`sendmmsg`), each its own packet with its H4
+    /// indicator first; one goes out alone.
+    @Test func sendsSeveralPacketsEachWhole() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
+        let transport = try HCISocketTransport(name: "hci0", index: 0, fileDescriptor: fds[0])
+        defer { transport.close(); close(fds[1]) }
         try transport.send(HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00][...]))
+        let acl = (0..<11).map { n in HCIPacket(type: .aclData, bytes: [0x40, 0x00, 0x01, 0x00, UInt8(n)][...]) }
+        try transport.send(contentsOf: acl)
+        try transport.send(contentsOf: [])
+        var received: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 64)
-        let n = read(fds[1], &buffer, buffer.count)
-        #expect(Array(buffer[..<max(n, 0)]) == [0x01, 0x03, 0x0C, 0x00])
+        while true {
+            let n = recv(fds[1], &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard n > 0 else { break }
+            received.append(Array(buffer[..<n]))
+        }
+        #expect(received == [[0x01, 0x03, 0x0C, 0x00]] + (0..<11).map { [0x02, 0x40, 0x00, 0x01, 0x00, UInt8($0)] })
+    }
+
+    /// The peer gone (the socket pair's other end closed) ends the transport.
+    @Test func aClosedPeerIsTheEnd() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
+        let transport = try HCISocketTransport(name: "hci0", index: 0, fileDescriptor: fds[0])
+        defer { transport.close() }
+        close(fds[1])
+        #expect(throws: TransportError.closed("hci0")) { try transport.receive { _ in } }
     }
 }

@@ -64,7 +64,8 @@ final class HCIConversation {
     @exclusivity(unchecked) private var acl: ACLFlow?
     /// The packets of one `flushACL`, kept between turns so that a batch allocates nothing.
     @exclusivity(unchecked) private var outgoingACL: [HCIPacket] = []
-    /// ACL packets were queued and not yet offered to the controller.
+    /// ACL packets were queued, or controller buffers freed, since the last `flushACL`:
+    /// the end of the turn offers the queue to the controller.
     @exclusivity(unchecked) private(set) var hasQueuedACL = false
 
     /// `Controller.events()`: every event but Command Complete and Command Status.
@@ -259,7 +260,10 @@ final class HCIConversation {
             for entry in completed.entries {
                 acl?.completed(Int(entry.numCompletedPackets), on: entry.connectionHandle)
             }
-            flushACL()
+            // What the freed buffers take goes out at the end of the turn, with what the
+            // turn's other events freed: a burst of events, one per packet, costs one
+            // write of several packets rather than a write each.
+            hasQueuedACL = true
             return .buffersFreed
         case let .leMeta(.longTermKeyRequest(request)):
             return .longTermKeyRequest(request)
