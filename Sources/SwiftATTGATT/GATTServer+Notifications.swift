@@ -178,7 +178,7 @@ extension GATTServer {
             s.subscriptions = kept
             s.prepareQueueOutdated = !s.prepareQueue.isEmpty
             s.changeAware = false
-            s.outOfSyncSent = false
+            s.outOfSyncSent = []
             s.readHashWhileUnaware = false
             connections[id] = s
             ended += dropped.map { (id, $0) }
@@ -201,15 +201,18 @@ extension GATTServer {
     }
 
     /// The bearer received the confirmation of the indication of `valueHandle`. A
-    /// confirmed Service Changed indication makes the client change-aware (§2.5.2.1) and
-    /// pays the oldest range owed to it.
+    /// confirmed Service Changed indication pays the oldest range owed to the client, and
+    /// makes it change-aware while it uses only the unenhanced bearer (§2.5.2.1; with
+    /// Enhanced bearers, a Robust Caching client becomes aware by reading the Database
+    /// Hash — one that does not use Robust Caching has only this confirmation to go by).
     public func indicationConfirmed(valueHandle: UInt16, by id: ConnectionID) {
-        guard let changed = database.serviceChanged, valueHandle == database.valueHandle(of: changed) else { return }
-        if connections[id]?.serviceChangesUnconfirmed.isEmpty == false {
+        guard let changed = database.serviceChanged, valueHandle == database.valueHandle(of: changed),
+              let state = connections[id] else { return }
+        if !state.serviceChangesUnconfirmed.isEmpty {
             connections[id]?.serviceChangesUnconfirmed.removeFirst()
             noteBondedChange(of: id)
         }
-        becomeChangeAware(id)
+        if state.usesOneBearer || !state.usesRobustCaching { becomeChangeAware(id) }
     }
 
     // MARK: Internals

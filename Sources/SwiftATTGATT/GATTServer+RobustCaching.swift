@@ -2,11 +2,14 @@ import SwiftATTPDU
 
 // Robust Caching, Core 5.4 Vol 3 Part G §2.5.2.1. After the database changes, a client
 // that set the Robust Caching bit of Client Supported Features is "change-unaware": its
-// first request naming handles gets Database Out Of Sync, its commands are dropped and
-// it gets no notifications or indications (but Service Changed) until it is aware again
-// — after confirming Service Changed, or with the request that follows a Database Out Of
-// Sync answer or a read of the Database Hash. Clients that did not opt in are served as
-// always (Zephyr draws the same line).
+// first request naming handles on each bearer gets Database Out Of Sync, its commands are
+// dropped and it gets no notifications or indications (but Service Changed) until it is
+// aware again — with the request that follows a read of the Database Hash, and, while it
+// uses only the unenhanced bearer, after confirming Service Changed or with the request
+// that follows a Database Out Of Sync answer. With Enhanced bearers open those two no
+// longer tell: a request on another bearer may have left before the client saw the
+// answer or the indication. Clients that did not opt in are served as always (Zephyr
+// draws the same line).
 extension GATTServer {
     enum Admission {
         case proceed
@@ -14,7 +17,7 @@ extension GATTServer {
         case refuse(ATTPDU)
     }
 
-    func admission(of pdu: ATTPDU, from id: ConnectionID) -> Admission {
+    func admission(of pdu: ATTPDU, from id: ConnectionID, on bearer: Bearer) -> Admission {
         let s = state(id)
         guard s.usesRobustCaching, !s.changeAware else { return .proceed }
         switch pdu.opcode.kind {
@@ -22,12 +25,13 @@ extension GATTServer {
         case .request: break
         default: return .proceed
         }
-        if s.outOfSyncSent || s.readHashWhileUnaware {
+        if s.readHashWhileUnaware || (s.usesOneBearer && !s.outOfSyncSent.isEmpty) {
             becomeChangeAware(id)
             return .proceed
         }
-        guard let handle = Self.handleOfOperation(pdu) else { return .proceed }
-        connections[id]?.outOfSyncSent = true
+        // Once per bearer: later requests on it are served, the client still unaware.
+        guard let handle = Self.handleOfOperation(pdu), !s.outOfSyncSent.contains(bearer) else { return .proceed }
+        connections[id]?.outOfSyncSent.insert(bearer)
         return .refuse(Self.error(pdu.opcode, handle, .databaseOutOfSync))
     }
 

@@ -5,7 +5,7 @@ import SwiftATTCore
 /// the notifications and indications its subscribers asked for.
 ///
 /// Pure and loop-confined: no I/O, no threads, no clock. The host's event loop feeds it
-/// every request a bearer receives (`handle(_:from:mtu:)`) and sends what it returns;
+/// every request a bearer receives (`handle(_:from:bearer:mtu:)`) and sends what it returns;
 /// value handlers run synchronously inside those calls. Exchange MTU, the transaction
 /// timeout, one-indication-at-a-time and Invalid PDU belong to the bearer. Per
 /// connection it keeps the MTU, the link's security, the authorization flag, Client
@@ -51,9 +51,14 @@ public final class GATTServer {
         /// The database changed while writes were queued: Execute Write answers
         /// Database Out Of Sync (Part F §3.4.6.3).
         var prepareQueueOutdated = false
+        /// The Enhanced ATT bearers open on the connection, by CID: with any, the client
+        /// uses more than one bearer.
+        var enhancedBearers: Set<UInt16> = []
         // Robust Caching, Part G §2.5.2.1.
         var changeAware = true
-        var outOfSyncSent = false
+        /// The bearers Database Out Of Sync went out on since the client became
+        /// change-unaware: once per bearer.
+        var outOfSyncSent: Set<Bearer> = []
         var readHashWhileUnaware = false
         /// The ranges of the Service Changed indications sent and not confirmed yet,
         /// oldest first: indications are confirmed in order (Part F §3.3.2), and a range
@@ -72,9 +77,12 @@ public final class GATTServer {
             return (configuration, mtu)
         }
 
+        /// The client uses exactly one ATT bearer, the unenhanced one.
+        var usesOneBearer: Bool { enhancedBearers.isEmpty }
+
         mutating func becomeChangeAware() {
             changeAware = true
-            outOfSyncSent = false
+            outOfSyncSent = []
             readHashWhileUnaware = false
         }
     }
@@ -215,20 +223,21 @@ public final class GATTServer {
 
     // MARK: Requests
 
-    /// Answers one PDU a client sent: the response, or `nil` when none is due (commands,
-    /// and PDUs that are not requests to a server). `mtu` is the bearer's ATT_MTU; the
-    /// server also keeps it for the connection's notifications, as `setMTU` does.
+    /// Answers one PDU a client sent on `bearer`: the response, or `nil` when none is due
+    /// (commands, and PDUs that are not requests to a server). `mtu` is the bearer's
+    /// ATT_MTU; the unenhanced bearer's is also kept for the connection's notifications,
+    /// as `setMTU` does (pushes go out on that bearer).
     ///
     /// Exchange MTU belongs to the bearer; if one arrives here it gets Request Not
     /// Supported. A connection the server was not told about is served with default
     /// state (ATT_MTU 23, no security). A Signed Write Command is ignored: verifying it
     /// needs the peer's CSRK from the Security Manager, which does not exist yet, and
     /// Part F §3.4.5.4 says a command that cannot be processed is ignored.
-    public func handle(_ pdu: ATTPDU, from connection: ConnectionID, mtu: Int) -> ATTPDU? {
+    public func handle(_ pdu: ATTPDU, from connection: ConnectionID, bearer: Bearer = .unenhanced, mtu: Int) -> ATTPDU? {
         if connections[connection] == nil { connect(connection) }
         let mtu = max(mtu, ATTLimits.defaultMTU)
-        connections[connection]?.mtu = mtu
-        switch admission(of: pdu, from: connection) {
+        if bearer == .unenhanced { connections[connection]?.mtu = mtu } else { bearerOpened(bearer, for: connection) }
+        switch admission(of: pdu, from: connection, on: bearer) {
         case .proceed: break
         case .ignore: return nil
         case let .refuse(response): return response
@@ -293,7 +302,7 @@ public final class GATTServer {
         return access.error(security: state.security, authorized: state.authorized)
     }
 
-    /// The state of a connection `handle(_:from:mtu:)` has made sure exists.
+    /// The state of a connection `handle(_:from:bearer:mtu:)` has made sure exists.
     func state(_ id: ConnectionID) -> ConnectionState {
         connections[id] ?? ConnectionState(mtu: ATTLimits.defaultMTU, security: .none, authorized: false)
     }

@@ -34,6 +34,29 @@ import TestSupport
 
         func nextSignal(_ what: String) async throws -> LESignalingFrame { try await target.nextSignal(what) }
 
+        /// The next signaling command the peripheral sends that `match` picks, passing
+        /// over others (credits the peripheral returns meanwhile stay for later waits).
+        func nextSignal<T: Sendable>(_ what: String, _ match: @escaping @Sendable (LESignalingFrame) -> T?) async throws -> T {
+            try await raw.next(what) { inbound -> T? in
+                guard case let .frame(frame) = inbound, frame.channel == L2CAPChannelIdentifier.leSignaling,
+                      let signal = try? LESignalingFrame(parsing: frame.payload) else { return nil }
+                return match(signal)
+            }
+        }
+
+        /// The payload lengths of the K-frames the peripheral sends on the raw peer's
+        /// `cid`, until they add up to `total` octets.
+        func frameLengths(on cid: UInt16, totalling total: Int) async throws -> [Int] {
+            var lengths: [Int] = []
+            while lengths.reduce(0, +) < total {
+                lengths.append(try await raw.next("a K-frame on 0x\(String(cid, radix: 16))") { inbound -> Int? in
+                    guard case let .frame(frame) = inbound, frame.channel == cid else { return nil }
+                    return frame.payload.count
+                })
+            }
+            return lengths
+        }
+
         /// A K-frame payload as given, on `cid`.
         func kFrame(_ payload: [UInt8], on cid: UInt16) throws {
             try raw.sendACL(RawPeer.frame(channel: cid, length: payload.count) + payload)
@@ -154,6 +177,140 @@ import TestSupport
         let received = try await first("the SDU", in: channel.sdus) { $0 }
         #expect(received == [1, 2, 3])
         try await setup.target.expectLinkWorks()
+        await setup.target.stop()
+    }
+
+    /// A rule of §10.1 the raw peer breaks on a channel.
+    enum Breach: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case frameLongerThanMPS, sduLongerThanMTU, frameWithoutCredit, creditOverflow
+
+        var testDescription: String { rawValue }
+
+        /// Breaks the rule on the peripheral's channel `cid` (the raw peer's end: `rawCID`).
+        func commit(_ setup: Setup, on cid: UInt16) throws {
+            switch self {
+            case .frameLongerThanMPS: try setup.kFrame(le(49) + [UInt8](repeating: 7, count: 49), on: cid)
+            case .sduLongerThanMTU: try setup.kFrame(le(101) + [1, 2, 3], on: cid)
+            case .frameWithoutCredit: for n in 0..<5 { try setup.sdu([UInt8(n)], on: cid) }
+            case .creditOverflow:
+                try setup.signal(.flowControlCreditIndication(.init(cid: HostileChannelTests.rawCID, credits: 65_530)), identifier: 2)
+            }
+        }
+
+        /// What the channel's reader gets.
+        var violation: CreditBasedChannelViolation {
+            switch self {
+            case .frameLongerThanMPS: return .frameLongerThanMPS(length: 51, mps: 50)
+            case .sduLongerThanMTU: return .sduLongerThanMTU(sduLength: 101, mtu: 100)
+            case .frameWithoutCredit: return .frameWithoutCredit
+            case .creditOverflow: return .creditOverflow(held: 10, granted: 65_530)
+            }
+        }
+    }
+
+    /// Two channels on one link; the raw peer breaks a rule on the first. That one ends
+    /// with the violation and is disconnected; the second carries SDUs both ways before,
+    /// during and after, beyond its initial credits (so its credits keep coming back), and
+    /// stays open.
+    @Test(arguments: Breach.allCases)
+    func aViolationOnOneChannelLeavesTheOtherMoving(_ breach: Breach) async throws {
+        let setup = try await Setup.start()
+        let (brokenCID, broken) = try await setup.open()
+        let goodRawCID: UInt16 = 0x0041
+        let (goodCID, good) = try await setup.open(sourceCID: goodRawCID)
+        let inbound = (0..<9).map { n in [UInt8](repeating: UInt8(n), count: 1 + n * 5) }
+        let outbound = (0..<4).map { n in [UInt8](repeating: 0xA0 + UInt8(n), count: 60 + n) }
+        // The peripheral's application reads the good channel throughout.
+        let reading = Task { () throws -> [[UInt8]] in
+            var sdus: [[UInt8]] = []
+            for try await sdu in good.sdus {
+                sdus.append(sdu)
+                if sdus.count == inbound.count { break }
+            }
+            return sdus
+        }
+        // The raw peer sends within the credits the peripheral gives (4 to start with).
+        var credits = Int(Self.parameters.credits)
+        func sendInbound(_ sdu: [UInt8]) async throws {
+            while credits == 0 {
+                credits += Int(try await setup.nextSignal("credits for the good channel") { signal -> UInt16? in
+                    guard case let .flowControlCreditIndication(indication) = signal.command, indication.cid == goodCID else { return nil }
+                    return indication.credits
+                })
+            }
+            try setup.sdu(sdu, on: goodCID)
+            credits -= 1
+        }
+        func expectOutbound(_ sdu: [UInt8]) async throws {
+            try await good.send(sdu)
+            let payload = try await setup.raw.next("an SDU on the good channel") { inbound -> [UInt8]? in
+                guard case let .frame(frame) = inbound, frame.channel == goodRawCID else { return nil }
+                return Array(frame.payload)
+            }
+            #expect(payload == le(sdu.count) + sdu)
+        }
+
+        try await sendInbound(inbound[0])
+        try await expectOutbound(outbound[0])
+        try breach.commit(setup, on: brokenCID)
+        try await sendInbound(inbound[1])
+        let (identifier, request) = try await setup.nextSignal("the Disconnection Request") { signal -> (UInt8, DisconnectionRequest)? in
+            guard case let .disconnectionRequest(request) = signal.command else { return nil }
+            return (signal.identifier, request)
+        }
+        #expect(request == DisconnectionRequest(destinationCID: Self.rawCID, sourceCID: brokenCID))
+        try setup.signal(.disconnectionResponse(.init(destinationCID: Self.rawCID, sourceCID: brokenCID)), identifier: identifier)
+        #expect(try await Self.ending(of: broken).error == Self.violation(breach.violation))
+
+        for sdu in inbound[2...] { try await sendInbound(sdu) }
+        for sdu in outbound[1...] { try await expectOutbound(sdu) }
+        let received = try #require(try await withTimeout(.seconds(30)) { try await reading.value })
+        #expect(received == inbound)
+        #expect(good.closeReason == nil)
+        let statistics = try #require(await good.statistics)
+        #expect(statistics.receivedSDUs == inbound.count && statistics.sentSDUs == outbound.count)
+        try await setup.target.expectLinkWorks()
+        await setup.target.stop()
+    }
+
+    /// §4.27–4.28: a reconfiguration of several channels at once may not shrink their
+    /// MPS (result 0x0002) and changes nothing; one of a single channel may.
+    @Test func aReconfigurationThatShrinksTheMPSOfSeveralChannelsIsRefused() async throws {
+        let setup = try await Setup.start()
+        let rawCIDs: [UInt16] = [0x0040, 0x0041]
+        try setup.signal(.creditBasedConnectionRequest(.init(spsm: Self.psm, mtu: 200, mps: 100, initialCredits: 10,
+                                                             sourceCIDs: rawCIDs)))
+        let answer = try await setup.nextSignal("the Credit Based Connection Response")
+        guard case let .creditBasedConnectionResponse(response) = answer.command, response.result == .success,
+              response.destinationCIDs.count == 2 else {
+            Issue.record("refused: \(answer)")
+            return
+        }
+        let one = try await first("the first accepted channel", in: setup.listener) { $0 }
+        let two = try await first("the second accepted channel", in: setup.listener) { $0 }
+        let channels = [one, two].sorted { $0.peerCID < $1.peerCID }
+        #expect(channels.map(\.peerCID) == rawCIDs)
+
+        try setup.signal(.creditBasedReconfigureRequest(.init(mtu: 200, mps: 80, destinationCIDs: rawCIDs)), identifier: 9)
+        #expect(try await setup.nextSignal("the answer") ==
+                LESignalingFrame(identifier: 9, command: .creditBasedReconfigureResponse(.init(result: .mpsReductionNotAllowed))))
+        #expect(channels.allSatisfy { $0.peerMTU == 200 && $0.peerMPS == 100 })
+        // Still sent in K-frames of the old MPS.
+        let sdu = [UInt8](repeating: 3, count: 150)
+        try await channels[0].send(sdu)
+        #expect(try await setup.frameLengths(on: rawCIDs[0], totalling: 152) == [100, 52])
+
+        // Growing the MTU of both keeping their MPS is fine, and so is shrinking one's MPS.
+        try setup.signal(.creditBasedReconfigureRequest(.init(mtu: 250, mps: 100, destinationCIDs: rawCIDs)), identifier: 10)
+        #expect(try await setup.nextSignal("the answer").command == .creditBasedReconfigureResponse(.init(result: .success)))
+        try setup.signal(.creditBasedReconfigureRequest(.init(mtu: 250, mps: 80, destinationCIDs: [rawCIDs[0]])), identifier: 11)
+        #expect(try await setup.nextSignal("the answer").command == .creditBasedReconfigureResponse(.init(result: .success)))
+        #expect(channels[0].peerMTU == 250 && channels[0].peerMPS == 80)
+        #expect(channels[1].peerMTU == 250 && channels[1].peerMPS == 100)
+        try await channels[0].send(sdu)
+        #expect(try await setup.frameLengths(on: rawCIDs[0], totalling: 152) == [80, 72])
+        try await channels[1].send(sdu)
+        #expect(try await setup.frameLengths(on: rawCIDs[1], totalling: 152) == [100, 52])
         await setup.target.stop()
     }
 

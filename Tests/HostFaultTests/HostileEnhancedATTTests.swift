@@ -140,6 +140,61 @@ import TestSupport
 @Suite struct HostileEnhancedATTServerTests {
     /// The raw peripheral's ends of the bearers it accepts.
     static let rawCIDs: [UInt16] = [0x0040, 0x0041]
+    /// Where the raw peripheral keeps Client Supported Features, when it has them.
+    static let featuresHandle: UInt16 = 0x0010
+
+    /// Answers the central's search for Client Supported Features (Read By Type for
+    /// 0x2B29 over the whole range, Part G §4.8.2): with `value` at `featuresHandle`, or
+    /// Attribute Not Found when nil. Returns what the central writes there then, if it does.
+    static func serveClientFeatures(_ raw: RawPeer, value: [UInt8]?) async throws -> [UInt8]? {
+        let search = [UInt8(0x08)] + le(0x0001) + le(0xFFFF) + [0x29, 0x2B]
+        #expect(try await raw.nextATT("the search for Client Supported Features") == search)
+        guard let value else {
+            try raw.sendATT([0x01, 0x08] + le(0x0001) + [0x0A])
+            return nil
+        }
+        try raw.sendATT([0x09, UInt8(2 + value.count)] + le(featuresHandle) + value)
+        #expect(try await raw.nextATT("the search going on after it") == [0x08] + le(featuresHandle + 1) + le(0xFFFF) + [0x29, 0x2B])
+        try raw.sendATT([0x01, 0x08] + le(featuresHandle + 1) + [0x0A])
+        let write = try await raw.nextATT("the Write Request")
+        guard write.starts(with: [0x12] + le(featuresHandle)) else {
+            Issue.record("not a Write Request to the features: \(write)")
+            return nil
+        }
+        try raw.sendATT([0x13])
+        return Array(write.dropFirst(3))
+    }
+
+    /// The next Credit Based Connection Request the central sends, with its identifier.
+    static func nextRequest(_ raw: RawPeer) async throws -> (identifier: UInt8, request: CreditBasedConnectionRequest) {
+        try await raw.next("the Credit Based Connection Request") { inbound -> (UInt8, CreditBasedConnectionRequest)? in
+            guard case let .frame(frame) = inbound, frame.channel == L2CAPChannelIdentifier.leSignaling,
+                  let signal = try? LESignalingFrame(parsing: frame.payload),
+                  case let .creditBasedConnectionRequest(request) = signal.command else { return nil }
+            return (signal.identifier, request)
+        }
+    }
+
+    /// Opening bearers first sets the Enhanced ATT bit of the server's Client Supported
+    /// Features (Part G §7.2), keeping the bits set before (here Robust Caching); a
+    /// server without the characteristic is asked for bearers all the same.
+    @Test(arguments: [[UInt8(0x01)], nil])
+    func openingBearersAnnouncesEnhancedATTFirst(_ features: [UInt8]?) async throws {
+        let target = try await HostilePeripheralTarget.start()
+        let raw = target.raw
+        let peer = target.peer
+        let opening = Task { try await peer.openEnhancedBearers(1, parameters: .init(mtu: 100, mps: 100, credits: 10)) }
+        let written = try await Self.serveClientFeatures(raw, value: features)
+        #expect(written == features.map { _ in [0x03] })
+        let (identifier, request) = try await Self.nextRequest(raw)
+        #expect(request.spsm == .enhancedATT && request.sourceCIDs.count == 1)
+        let response = LESignalingCommand.creditBasedConnectionResponse(.init(
+            mtu: 100, mps: 100, initialCredits: 10, result: .success, destinationCIDs: [Self.rawCIDs[0]]))
+        let bytes = response.packet(identifier: identifier).encoded()
+        try raw.sendACL(RawPeer.frame(channel: L2CAPChannelIdentifier.leSignaling, length: bytes.count) + bytes)
+        #expect(try await opening.value == 1)
+        await target.stop()
+    }
 
     /// A transaction that times out on an Enhanced bearer closes that bearer (its channel
     /// is disconnected, Core 5.4 Vol 3 Part F §3.3.3 as Part G §5.3.2 applies it) and
@@ -149,12 +204,8 @@ import TestSupport
         let raw = target.raw
         let peer = target.peer
         async let opened = peer.openEnhancedBearers(2, parameters: .init(mtu: 100, mps: 100, credits: 10))
-        let request = try await raw.next("the Credit Based Connection Request") { inbound -> (UInt8, CreditBasedConnectionRequest)? in
-            guard case let .frame(frame) = inbound, frame.channel == L2CAPChannelIdentifier.leSignaling,
-                  let signal = try? LESignalingFrame(parsing: frame.payload),
-                  case let .creditBasedConnectionRequest(request) = signal.command else { return nil }
-            return (signal.identifier, request)
-        }
+        _ = try await Self.serveClientFeatures(raw, value: nil)
+        let request = try await Self.nextRequest(raw)
         #expect(request.1.spsm == .enhancedATT && request.1.sourceCIDs.count == 2)
         let centralCIDs = request.1.sourceCIDs
         let response = LESignalingCommand.creditBasedConnectionResponse(.init(

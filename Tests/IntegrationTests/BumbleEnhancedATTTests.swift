@@ -60,10 +60,13 @@ import TestSupport
         }
         // Bumble counted the requests by bearer: they went over all five.
         bumble.send("stats")
-        let counts = try await bumble.next("requests")["bearers"] as? [String: Int] ?? [:]
+        let stats = try await bumble.next("requests")
+        let counts = stats["bearers"] as? [String: Int] ?? [:]
         let enhanced = counts.filter { $0.key != "att" }
         #expect(enhanced.count == 5, "requests by bearer: \(counts)")
         #expect(enhanced.values.reduce(0, +) >= Self.valueCount, "requests by bearer: \(counts)")
+        // Opening the bearers set the Enhanced ATT bit of Client Supported Features first.
+        #expect(stats["client_features"] as? String == "02")
         await central.close()
         bumble.stop()
         bench.stop()

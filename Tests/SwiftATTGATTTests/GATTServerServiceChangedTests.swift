@@ -169,6 +169,88 @@ struct GATTServerServiceChangedTests {
         #expect(try server.respond("0a 0500") == "0b0000")
     }
 
+    /// Part G §2.5.2.1 with Enhanced ATT: Database Out Of Sync goes out once per bearer,
+    /// and a client using more than one bearer becomes change-aware only by reading the
+    /// Database Hash — neither the request after an Out Of Sync answer nor a confirmed
+    /// Service Changed tells that it knows (a request on another bearer may have left
+    /// before it did).
+    @Test("Robust Caching with Enhanced bearers: Out Of Sync once per bearer, aware only by the hash")
+    func severalBearers() throws {
+        let server = GATTServer(database: try Fixtures.heartRate().database)
+        let enhanced = GATTServer.Bearer.enhanced(cid: 0x0040)
+        _ = try server.respond("12 0b00 03")
+        _ = try server.respond("12 0900 0200")
+        _ = try server.respond("12 1100 0100")
+        server.bearerOpened(enhanced, for: 1)
+        #expect(server.enhancedBearers(of: 1) == [0x0040])
+        _ = server.replaceDatabase(try Fixtures.heartRate().database)
+        #expect(try server.respond("0a 0300") == "010a030012")
+        #expect(try server.respond("0a 0300", bearer: enhanced) == "010a030012", "once per bearer: this one's first")
+        #expect(try server.respond("0a 0300") == "0b" + "73776966742d617474", "served after its bearer's answer…")
+        #expect(try server.respond("0a 0300", bearer: enhanced) == "0b" + "73776966742d617474")
+        #expect(server.update(valueHandle: 0x0010, value: [0x01]).isEmpty, "…but still change-unaware")
+        server.indicationConfirmed(valueHandle: 0x0008, by: 1)
+        #expect(server.update(valueHandle: 0x0010, value: [0x01]).isEmpty, "a confirmation does not tell either")
+        #expect(try server.respond("52 0300 41", bearer: enhanced) == nil)
+        let hash = Hex.encode(server.database.databaseHashValue)
+        #expect(try server.respond("08 0100 ffff 2a2b", bearer: enhanced) == "0912" + "0d00" + hash)
+        #expect(try server.respond("0a 0500") == "0b0000", "the request after the hash, on any bearer")
+        #expect(server.update(valueHandle: 0x0010, value: [0x01]).described == ["1: 1b100001"])
+
+        // Its Enhanced bearer closed, the client is back to one bearer: a confirmation tells again.
+        server.bearerClosed(enhanced, for: 1)
+        #expect(server.enhancedBearers(of: 1).isEmpty)
+        _ = server.replaceDatabase(try Fixtures.heartRate().database)
+        server.indicationConfirmed(valueHandle: 0x0008, by: 1)
+        #expect(try server.respond("0a 0500") == "0b0000")
+    }
+
+    @Test("Robust Caching: an Enhanced bearer the server was not told of counts from its first request")
+    func bearerLearnedFromTraffic() throws {
+        let server = GATTServer(database: try Fixtures.heartRate().database)
+        _ = try server.respond("12 0b00 01")
+        _ = try server.respond("12 0900 0200")
+        #expect(try server.respond("0a 0500", bearer: .enhanced(cid: 0x0041)) == "0b0000")
+        #expect(server.enhancedBearers(of: 1) == [0x0041])
+        _ = server.replaceDatabase(try Fixtures.heartRate().database)
+        #expect(try server.respond("0a 0500") == "010a050012")
+        #expect(try server.respond("0a 0500") == "0b0000")
+        #expect(try server.respond("52 0300 41") == nil, "still change-unaware: the command is dropped")
+        #expect(try server.respond("0a 0300") == "0b" + "73776966742d617474")
+        server.disconnect(1)
+        #expect(server.enhancedBearers(of: 1).isEmpty)
+    }
+
+    @Test("Enhanced bearers: a client without Robust Caching is made aware by a confirmation, as always")
+    func severalBearersWithoutRobustCaching() throws {
+        let server = GATTServer(database: try Fixtures.heartRate().database)
+        let peer = BluetoothAddress(0x1122_3344_5566)
+        server.connect(1, bond: peer)
+        _ = try server.respond("12 0b00 02")
+        _ = try server.respond("12 0900 0200")
+        server.bearerOpened(.enhanced(cid: 0x0040), for: 1)
+        _ = server.replaceDatabase(try Fixtures.heartRate().database)
+        server.indicationConfirmed(valueHandle: 0x0008, by: 1)
+        server.disconnect(1)
+        #expect(server.bondedClient(peer)?.changeAware == true)
+        #expect(server.bondedClient(peer)?.clientSupportedFeatures == [0x02])
+    }
+
+    /// Pushes go out on the unenhanced bearer: a request on an Enhanced bearer with a
+    /// larger ATT_MTU does not let notifications grow past the unenhanced bearer's.
+    @Test("an Enhanced bearer's ATT_MTU is not the one pushes are cut to")
+    func enhancedMTUIsNotThePushes() throws {
+        let server = GATTServer(database: try Fixtures.heartRate().database)
+        _ = try server.respond("12 1100 0100")
+        let value = [UInt8](repeating: 0x5A, count: 40)
+        let cut = "1b1000" + String(repeating: "5a", count: 20)
+        #expect(server.update(valueHandle: 0x0010, value: value).described == ["1: " + cut])
+        #expect(try server.respond("0a 0500", bearer: .enhanced(cid: 0x0040), mtu: 517) == "0b0000")
+        #expect(server.update(valueHandle: 0x0010, value: value).described == ["1: " + cut])
+        #expect(try server.respond("0a 0500", mtu: 30) == "0b0000")
+        #expect(server.update(valueHandle: 0x0010, value: value).described == ["1: 1b1000" + String(repeating: "5a", count: 27)])
+    }
+
     @Test("Robust Caching: a client that did not opt in is served as always; a queued write made stale is refused")
     func notOptedIn() throws {
         let server = GATTServer(database: try Fixtures.heartRate().database)

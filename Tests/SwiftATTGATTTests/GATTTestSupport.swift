@@ -30,9 +30,9 @@ func handleText(_ handle: UInt16) -> String {
 
 extension GATTServer {
     /// Feeds one request given as hex and returns the response as hex.
-    func respond(_ request: String, from connection: ConnectionID = 1, mtu: Int = 23) throws -> String? {
+    func respond(_ request: String, from connection: ConnectionID = 1, bearer: Bearer = .unenhanced, mtu: Int = 23) throws -> String? {
         let pdu = try ATTPDU(parsing: Hex.decode(request))
-        return handle(pdu, from: connection, mtu: mtu).map { Hex.encode($0.encoded()) }
+        return handle(pdu, from: connection, bearer: bearer, mtu: mtu).map { Hex.encode($0.encoded()) }
     }
 
     /// Runs exchanges in order against this server, checking each response.

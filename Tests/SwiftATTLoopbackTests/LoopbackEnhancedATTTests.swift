@@ -335,6 +335,52 @@ import TestSupport
         await setup.stop()
     }
 
+    /// Opening bearers sets the Enhanced ATT bit of the server's Client Supported
+    /// Features, keeping what the client set before (Part G §7.2); opening more later
+    /// keeps the value.
+    @Test func openingBearersSetsTheEnhancedATTBitKeepingTheOthers() async throws {
+        let setup = try await Setup.start()
+        #expect(try await setup.peer.announceClientFeatures(.robustCaching) == [0x01])
+        #expect(try await setup.peer.openEnhancedBearers(2) == 2)
+        #expect(try await setup.peer.read(using: GATTAttributeType.clientSupportedFeatures).map(\.value) == [[0x03]])
+        #expect(try await setup.peer.openEnhancedBearers(1) == 3)
+        #expect(try await setup.peer.read(using: GATTAttributeType.clientSupportedFeatures).map(\.value) == [[0x03]])
+        await setup.stop()
+    }
+
+    /// Robust Caching across bearers, end to end (Part G §2.5.2.1): after the database
+    /// changes, a Robust Caching client that confirmed Service Changed is change-aware
+    /// again while it uses one bearer; with an Enhanced bearer open (counted by the
+    /// server as it opens, before any request on it) its next read at a handle is still
+    /// answered Database Out Of Sync.
+    @Test(arguments: [0, 1])
+    func aConfirmedServiceChangedTellsOnlyAOneBearerClient(enhancedBearers: Int) async throws {
+        let setup = try await Setup.start()
+        if enhancedBearers > 0 { #expect(try await setup.peer.openEnhancedBearers(enhancedBearers) == enhancedBearers) }
+        try await setup.peer.announceClientFeatures(.robustCaching)
+        let database = try await setup.peer.discoverDatabase()
+        let characteristic = try #require(database.characteristics(uuid: Self.uuid(0)).first)
+        let events = setup.peripheral.events()
+        let changes = setup.peer.serviceChanges()
+        await setup.peripheral.replaceDatabase(setup.peripheral.database)
+        _ = try await first("the confirmation of Service Changed", in: events) { event -> Bool? in
+            if case .indicationConfirmed = event { return true }
+            return nil
+        }
+        _ = try await first("the central's rediscovery", in: changes) { $0 }
+        if enhancedBearers == 0 {
+            #expect(try await setup.peer.read(characteristic) == Self.value(0))
+        } else {
+            await #expect(throws: GATTClientError.attributeError(.databaseOutOfSync, handle: characteristic.valueHandle, request: .readRequest)) {
+                try await setup.peer.read(characteristic)
+            }
+            // Reading the Database Hash, then any request, makes it aware.
+            _ = try await setup.peer.read(using: GATTAttributeType.databaseHash)
+            #expect(try await setup.peer.read(characteristic) == Self.value(0))
+        }
+        await setup.stop()
+    }
+
     /// Many values read in one call: Read Multiple Variable requests, whatever cut
     /// completed, every value whole and in order.
     @Test func manyValuesReadTogetherComeBackWholeInFewRequests() async throws {

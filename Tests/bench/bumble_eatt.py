@@ -31,7 +31,9 @@ Events (JSON lines on stdout):
   eatt-open        count, cids, mtus (client: the bearers opened)
   eatt-failed      error
   read             uuid, hex (client: one value read)
-  requests         bearers: {"att" or CID: requests} (answers "stats"; serve)
+  requests         bearers: {"att" or CID: requests}, client_features: hex of the Client
+                   Supported Features value (one for every client: Bumble keeps one; null
+                   without the characteristic) (answers "stats"; serve)
   error            message
   done
 
@@ -138,7 +140,9 @@ async def serve(device, args):
     async def handle(line):
         word, _, rest = line.partition(' ')
         if word == 'stats':
-            emit(event='requests', bearers=counts)
+            features = device.gatt_service and device.gatt_service.client_supported_features_characteristic
+            emit(event='requests', bearers=counts,
+                 client_features=bytes(features.value).hex() if features is not None else None)
         elif word == 'notify':
             await device.notify_subscribers(notified, bytes.fromhex(rest))
         else:

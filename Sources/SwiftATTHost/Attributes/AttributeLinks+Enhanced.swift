@@ -48,6 +48,8 @@ extension AttributeLinks {
             link.enhanced.removeAll { $0 === enhanced }
             return
         }
+        // Either side's client may use the bearer: the server counts it as the peer's.
+        gattServer?.bearerOpened(enhanced.serverBearer, for: link.connectionID)
         advanceClient(on: link)
     }
 
@@ -73,6 +75,7 @@ extension AttributeLinks {
     func enhancedEnded(_ enhanced: EnhancedBearer, on link: AttributeLink) {
         guard let index = link.enhanced.firstIndex(where: { $0 === enhanced }) else { return }
         link.enhanced.remove(at: index)
+        gattServer?.bearerClosed(enhanced.serverBearer, for: link.connectionID)
         let reason = ATTBearerError.DisconnectReason(code: 0, name: "its Enhanced ATT channel closed")
         perform(enhanced.bearer.close(reason: reason), on: link, via: .enhanced(enhanced))
         advanceClient(on: link)

@@ -123,6 +123,7 @@ final class AttributeLinks {
     /// indication for a change made while it was away).
     private func serve(_ link: AttributeLink, from server: GATTServer) {
         let owed = server.connect(link.connectionID, mtu: link.bearer.mtu, bond: link.bond)
+        for enhanced in link.enhanced { server.bearerOpened(enhanced.serverBearer, for: link.connectionID) }
         emitSubscriptionChanges(of: server)
         for pdu in owed { push(pdu, on: link) }
     }
@@ -283,7 +284,7 @@ final class AttributeLinks {
         }
         let response: ATTPDU?
         if let server = gattServer {
-            response = server.handle(pdu, from: link.connectionID, mtu: link.mtu(route))
+            response = server.handle(pdu, from: link.connectionID, bearer: route.serverBearer, mtu: link.mtu(route))
             emitSubscriptionChanges(of: server)
         } else {
             response = .errorResponse(ErrorResponse(requestOpcode: pdu.opcode, handle: 0, errorCode: .requestNotSupported))

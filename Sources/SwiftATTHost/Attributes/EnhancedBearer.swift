@@ -20,6 +20,9 @@ final class EnhancedBearer {
         bearer = ATTBearer(enhancedChannelMTU: channel.mtu, peerChannelMTU: channel.peerMTU,
                            transactionTimeout: transactionTimeout, queueLimit: AttributeLink.bearerQueueLimit)
     }
+
+    /// The GATT server's name for this bearer.
+    var serverBearer: GATTServer.Bearer { .enhanced(cid: key.cid) }
 }
 
 /// Which of a link's bearers an ATT PDU came on or goes out on.
@@ -27,4 +30,12 @@ enum BearerRoute {
     /// The fixed channel 0x0004: always there, the only one Exchange MTU runs on.
     case unenhanced
     case enhanced(EnhancedBearer)
+
+    /// The GATT server's name for the bearer.
+    var serverBearer: GATTServer.Bearer {
+        switch self {
+        case .unenhanced: return .unenhanced
+        case let .enhanced(enhanced): return enhanced.serverBearer
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import SwiftATTGATT
+import SwiftATTHCI
 import SwiftATTL2CAP
 
 /// Enhanced ATT as a client (Core 5.4 Vol 3 Part G §5.3.2): more ATT bearers on the link,
@@ -12,12 +13,27 @@ extension Peer {
     /// unenhanced bearer stays in use. A peer that wants an encrypted link first is
     /// paired with (or encrypted with its bond), as `openChannels` does; one that does
     /// not listen on 0x0027 refuses with SPSM Not Supported.
+    ///
+    /// First the Enhanced ATT bit of the server's Client Supported Features is set, with
+    /// the bits already set kept (`announceClientFeatures`, Part G §7.2): a server may
+    /// serve Enhanced bearers only to a client that said it supports them. A server
+    /// without that characteristic, or that refuses the write, is asked for bearers all
+    /// the same.
     @discardableResult
     public func openEnhancedBearers(_ count: Int = 5, parameters: L2CAPChannelParameters = .enhancedATT)
         async throws(L2CAPChannelError) -> Int {
         guard (1...32).contains(count) else { throw .invalidParameters("\(count) Enhanced ATT bearers (1–32)") }
         guard Int(parameters.mtu) >= ATTBearer.enhancedMinimumMTU else {
             throw .invalidParameters("an Enhanced ATT bearer's MTU is \(ATTBearer.enhancedMinimumMTU) at least, not \(parameters.mtu)")
+        }
+        do throws(GATTClientError) {
+            try await announceClientFeatures(.enhancedATT)
+        } catch {
+            switch error {
+            case let .disconnected(reason): throw .disconnected(HCIStatus(reason.code))
+            case .cancelled: throw .cancelled
+            default: break
+            }
         }
         var remaining = count
         while remaining > 0 {

@@ -21,6 +21,8 @@ extension CreditBasedChannels {
             peerGave(indication, on: handle)
         case let .leCreditBasedConnectionResponse(response):
             answered(identifier, on: handle) { open in self.opened(open, response, on: handle) }
+        case let .creditBasedConnectionResponse(response) where response.result.isPending:
+            awaitFinalAnswer(identifier, on: handle)
         case let .creditBasedConnectionResponse(response):
             answered(identifier, on: handle) { open in self.opened(open, response, on: handle) }
         case .disconnectionResponse:
@@ -194,6 +196,26 @@ extension CreditBasedChannels {
             return
         }
         pump(slot)
+    }
+
+    /// The peer answered an Enhanced Credit Based open "pending" (§4.26, results
+    /// 0x000D–0x000F): not an answer yet. The request stays, its CIDs reserved, and its
+    /// final response opens the channels; from the first pending answer it waits the
+    /// extended response timeout (ERTX, §6.2.2) rather than the response timeout. Later
+    /// pending answers do not extend it again, so a peer cannot hold the request forever.
+    private func awaitFinalAnswer(_ identifier: UInt8, on handle: UInt16) {
+        guard case var .open(open)? = links[handle]?.pending[identifier] else { return }
+        guard open.mode == .enhancedCreditBased else {
+            // An LE Credit Based Connection Response has no pending results (§4.23).
+            return answered(identifier, on: handle) { open in
+                open.completion(.failure(.invalidResponse("a Credit Based Connection Response to an LE Credit Based request")))
+            }
+        }
+        guard !open.pendingAnswered else { return }
+        open.pendingAnswered = true
+        open.timeout = extendedResponseTimeout
+        open.deadline = .now + extendedResponseTimeout
+        links[handle]?.pending[identifier] = .open(open)
     }
 
     /// The answer to an open this host asked for.

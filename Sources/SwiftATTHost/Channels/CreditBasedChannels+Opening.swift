@@ -21,8 +21,8 @@ extension CreditBasedChannels {
         let identifier = link.takeIdentifier()
         link.reserved.formUnion(cids)
         link.pending[identifier] = .open(.init(mode: mode, psm: psm, parameters: parameters, localCIDs: cids,
-                                               controller: controller, deadline: .now + Self.responseTimeout,
-                                               completion: completion))
+                                               controller: controller, deadline: .now + responseTimeout,
+                                               timeout: responseTimeout, completion: completion))
         links[handle] = link
         timedCount += 1
         let command: LESignalingCommand

@@ -19,7 +19,7 @@ extension CreditBasedChannels {
         slot.machine.receiveSizes(mtu: max(current.mtu, mtu), mps: max(current.mps, mps))
         let identifier = link.takeIdentifier()
         link.pending[identifier] = .reconfigure(channels: [key], mtu: mtu, mps: mps,
-                                                deadline: .now + Self.responseTimeout, completion: completion)
+                                                deadline: .now + responseTimeout, completion: completion)
         links[key.handle] = link
         timedCount += 1
         signal(.creditBasedReconfigureRequest(CreditBasedReconfigureRequest(mtu: mtu, mps: mps, destinationCIDs: [slot.localCID])),

@@ -16,7 +16,10 @@ import SwiftATTL2CAP
 /// Loop-confined.
 final class CreditBasedChannels {
     /// How long a signaling request waits for its answer (the RTX timer, §6.2.1: 1–60 s).
-    static let responseTimeout: Duration = .seconds(20)
+    var responseTimeout: Duration = .seconds(20)
+    /// How long an open the peer answered "pending" waits for its final answer, from
+    /// that first pending answer (the ERTX timer, §6.2.2: 60–300 s).
+    var extendedResponseTimeout: Duration = .seconds(60)
     /// How long `close()` lets queued SDUs drain before it disconnects anyway.
     static let closeDrainTimeout: Duration = .seconds(5)
     /// ACL packets queued on one link beyond which K-frames wait in their channel.
@@ -308,7 +311,7 @@ final class CreditBasedChannels {
         slot.disconnecting = true
         let identifier = link.takeIdentifier()
         link.pending[identifier] = .disconnect(localCID: slot.localCID, serial: slot.serial,
-                                               deadline: .now + Self.responseTimeout)
+                                               deadline: .now + responseTimeout)
         links[slot.handle] = link
         timedCount += 1
         signal(.disconnectionRequest(DisconnectionRequest(destinationCID: slot.peerCID, sourceCID: slot.localCID)),
@@ -396,12 +399,12 @@ final class CreditBasedChannels {
         switch request {
         case let .open(open):
             for cid in open.localCIDs { links[handle]?.reserved.remove(cid) }
-            open.completion(.failure(.timedOut(Self.responseTimeout)))
+            open.completion(.failure(.timedOut(open.timeout)))
         case let .disconnect(cid, serial, _):
             if let slot = links[handle]?.channels[cid], slot.serial == serial { remove(slot) }
         case let .reconfigure(channels, mtu, mps, _, completion):
-            reconfigured(channels, mtu: mtu, mps: mps, failure: .timedOut(Self.responseTimeout))
-            completion(.timedOut(Self.responseTimeout))
+            reconfigured(channels, mtu: mtu, mps: mps, failure: .timedOut(responseTimeout))
+            completion(.timedOut(responseTimeout))
         }
     }
 

@@ -11,6 +11,11 @@ enum PendingSignalingRequest {
         var localCIDs: [UInt16]
         var controller: Controller
         var deadline: ContinuousClock.Instant
+        /// The wait `deadline` ends: the response timeout, or the extended one once the
+        /// peer has answered "pending" (Core 5.4 Vol 3 Part A §6.2.2).
+        var timeout: Duration
+        /// The peer has answered "pending" at least once.
+        var pendingAnswered = false
         var completion: (Result<[L2CAPChannel], L2CAPChannelError>) -> Void
     }
 
