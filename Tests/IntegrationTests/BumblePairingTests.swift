@@ -4,6 +4,7 @@ import SwiftATTAdvertising
 import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHost
+import SwiftATTPDU
 import SwiftATTSecurity
 import SwiftATTSMP
 import SwiftATTTransport
@@ -346,6 +347,15 @@ import TestSupport
 
         var bond: Bond? { peripheral.controller.bonds.bond(for: BluetoothAddress(bumbleAddress, kind: .random)!) }
 
+        /// swift-att's own account of the pairing Bumble started: the result (the
+        /// association model it took, among others) and the bond it stored.
+        func pairing() async throws -> (result: PairingResult, bond: Bond?) {
+            try await events.log.first("swift-att's pairing") { event -> (PairingResult, Bond?)? in
+                if case let .paired(result, bond) = event.change { return (result, bond) }
+                return nil
+            }.value
+        }
+
         func stop() async {
             bumble.stop()
             await peripheral.close()
@@ -389,6 +399,123 @@ import TestSupport
         await side.stop()
     }
 
+    @Test func bumbleCentralAndSwiftATTConfirmTheSameNumber() async throws {
+        let numbers = Numbers()
+        let side = try await PeripheralSide.start(bumble: ["--io", "display-yesno"], central: ["--pair", "--read", "FEE1"],
+                                                  io: .displayYesNo, delegate: numbers)
+        let compared = try await side.bumble.next("compare", timeout: .seconds(20))
+        let paired = try await side.bumble.next("paired", timeout: .seconds(20))
+        let (result, stored) = try await side.pairing()
+        #expect(result.method == .numericComparison && result.secureConnections && result.authenticated)
+        // One question to each user, and the same six digits on both screens.
+        let number = try #require(compared["number"] as? Int)
+        #expect(numbers.seen.withLock { $0 } == [UInt32(number)])
+        let bond = try #require(stored)
+        #expect(bond == side.bond)
+        #expect(bond.secureConnections && bond.authenticated && bond.keySize == 16)
+        let ltk = try #require(paired["ltk"] as? [String: Any])
+        #expect(ltk["value"] as? String == bond.peripheralKey.map { Self.hex($0.key) })
+        #expect(ltk["authenticated"] as? Bool == true)
+        #expect(paired["irk"] as? String == Self.hex(Self.ourIRK))
+        #expect(paired["peer"] as? String == side.peripheral.info.randomAddress.description)
+        #expect(bond.peerIdentityResolvingKey.map(Self.hex) == Self.bumbleIRK)
+        // Level 4 on the link: the value that needs only encryption is served.
+        #expect(await side.peripheral.securityLevel(of: side.handle) == .secureConnections(keySize: 16))
+        #expect(try await side.bumble.next("read")["value"] as? String == Hex.encode(Array("sealed".utf8)))
+        await side.stop()
+    }
+
+    @Test func swiftATTTypesThePasskeyBumbleCentralShows() async throws {
+        // No --passkey: Bumble draws its own, and the user reads it off Bumble's screen.
+        let reader = Reader()
+        let side = try await PeripheralSide.start(bumble: ["--io", "display", "--mitm"], central: ["--pair"], io: .keyboardOnly,
+                                                  mitm: true, delegate: reader)
+        let displayed = try #require(try await side.bumble.next("passkey-displayed", timeout: .seconds(20))["number"] as? Int)
+        reader.shown.withLock { $0 = UInt32(displayed) }
+        let paired = try await side.bumble.next("paired", timeout: .seconds(20))
+        let (result, stored) = try await side.pairing()
+        #expect(result.method == .passkeyEntry(initiatorInputs: false, responderInputs: true))
+        #expect(result.secureConnections && result.authenticated)
+        #expect(reader.asked.withLock { $0 } == 1)
+        let bond = try #require(stored)
+        #expect(bond.secureConnections && bond.authenticated && bond.keySize == 16)
+        let ltk = try #require(paired["ltk"] as? [String: Any])
+        #expect(ltk["value"] as? String == bond.peripheralKey.map { Self.hex($0.key) })
+        #expect(ltk["authenticated"] as? Bool == true)
+        #expect(paired["irk"] as? String == Self.hex(Self.ourIRK))
+        #expect(bond.peerIdentityResolvingKey.map(Self.hex) == Self.bumbleIRK)
+        #expect(await side.peripheral.securityLevel(of: side.handle) == .secureConnections(keySize: 16))
+        await side.stop()
+    }
+
+    /// Legacy Passkey Entry with Bumble initiating, the passkey typed into swift-att
+    /// (`swiftATTTypes`) or shown by it and typed into Bumble.
+    @Test(arguments: [true, false])
+    func legacyPasskeyWithBumbleAsCentral(swiftATTTypes: Bool) async throws {
+        let reader = Reader()
+        let typist = Typist()
+        let side = try await PeripheralSide.start(
+            bumble: ["--no-sc", "--mitm", "--io", swiftATTTypes ? "display" : "keyboard"], central: ["--pair"],
+            io: swiftATTTypes ? .keyboardOnly : .displayOnly, mitm: true,
+            delegate: swiftATTTypes ? reader : typist)
+        if swiftATTTypes {
+            let displayed = try #require(try await side.bumble.next("passkey-displayed", timeout: .seconds(20))["number"] as? Int)
+            reader.shown.withLock { $0 = UInt32(displayed) }
+        } else {
+            typist.bumble.withLock { $0 = side.bumble.stdin.fileHandleForWriting }
+            _ = try await side.bumble.next("passkey-requested", timeout: .seconds(20))
+        }
+        let paired = try await side.bumble.next("paired", timeout: .seconds(20))
+        let (result, stored) = try await side.pairing()
+        #expect(result.method == .passkeyEntry(initiatorInputs: !swiftATTTypes, responderInputs: swiftATTTypes))
+        #expect(!result.secureConnections && result.authenticated)
+        #expect(reader.asked.withLock { $0 } == (swiftATTTypes ? 1 : 0))
+        #expect(typist.shown.withLock { $0 }.count == (swiftATTTypes ? 0 : 1))
+        let bond = try #require(stored)
+        #expect(!bond.secureConnections && bond.authenticated && bond.keySize == 16)
+        // Each side distributed an LTK. Bumble as initiator files the one it will encrypt
+        // with (ours, the peripheral's) as "ltk_central" and its own as "ltk_peripheral".
+        let ours = try #require(bond.peripheralKey)
+        let bumbleKept = try #require(paired["ltk_central"] as? [String: Any])
+        #expect(bumbleKept["value"] as? String == Self.hex(ours.key))
+        #expect(bumbleKept["ediv"] as? Int == Int(ours.ediv))
+        #expect(bumbleKept["rand"] as? String == Hex.encode(withUnsafeBytes(of: ours.rand.littleEndian, Array.init)))
+        #expect(bumbleKept["authenticated"] as? Bool == true)
+        let bumbleDistributed = try #require(paired["ltk_peripheral"] as? [String: Any])
+        #expect(bumbleDistributed["value"] as? String == bond.centralKey.map { Self.hex($0.key) })
+        #expect(paired["irk"] as? String == Self.hex(Self.ourIRK))
+        #expect(bond.peerIdentityResolvingKey.map(Self.hex) == Self.bumbleIRK)
+        #expect(await side.peripheral.securityLevel(of: side.handle) == .authenticated(keySize: 16))
+        await side.stop()
+    }
+
+    /// Bumble shows 314159 and swift-att's user types 271828, in Secure Connections and
+    /// legacy pairing. The responder checks the initiator's confirm value first in both
+    /// (Part H §2.3.5.6.3, §2.3.5.5), and the passkeys differ in their first bit, so
+    /// swift-att finds the mismatch and Bumble is told.
+    @Test(arguments: [true, false])
+    func aWrongPasskeyTypedIntoSwiftATTFailsWithConfirmValueFailedOnBothSides(secureConnections: Bool) async throws {
+        let side = try await PeripheralSide.start(
+            bumble: (secureConnections ? [] : ["--no-sc"]) + ["--mitm", "--io", "display", "--passkey", "314159"],
+            central: ["--pair", "--read", "FEE1"], io: .keyboardOnly, mitm: true,
+            delegate: AutomaticPairingDelegate(passkey: 271_828))
+        let failure = try await side.events.log.first("swift-att's pairing failure") { event -> PairingFailure? in
+            if case let .pairingFailed(failure) = event.change { return failure }
+            return nil
+        }.value
+        #expect(failure == .sent(.confirmValueFailed))
+        let bumbleFailure = try await side.bumble.next("pairing-failure", timeout: .seconds(20))
+        #expect(bumbleFailure["reason"] as? Int == Int(PairingFailureReason.confirmValueFailed.rawValue))
+        // Nothing half-changed: the link stays unencrypted, so the value that needs
+        // encryption is refused, and no bond is stored.
+        let read = try await side.bumble.next("read-failed", timeout: .seconds(20))
+        #expect(read["code"] as? Int == Int(ATTErrorCode.insufficientEncryption.rawValue))
+        #expect(await side.peripheral.securityLevel(of: side.handle) == .none)
+        #expect(side.peripheral.controller.bonds.bonds.isEmpty)
+        #expect(side.events.pairings == 0)
+        await side.stop()
+    }
+
     // MARK: Users
 
     /// Numeric Comparison: records the number and says yes.
@@ -416,5 +543,22 @@ import TestSupport
             bumble.withLock { $0 }?.write(Data("passkey \(passkey)\n".utf8))
         }
         func enterPasskey(for peer: BluetoothAddress) async -> UInt32? { nil }
+    }
+
+    /// Passkey Entry with Bumble displaying: the user reads what Bumble shows (the test
+    /// hands it over once Bumble reports it) and types it into swift-att.
+    final class Reader: PairingDelegate, Sendable {
+        /// What Bumble shows.
+        let shown = Mutex<UInt32?>(nil)
+        /// How often swift-att asked for a passkey.
+        let asked = Mutex(0)
+        func acceptPairing(from peer: BluetoothAddress, features: PairingFeatures) async -> Bool { true }
+        func confirmNumber(_ number: UInt32, for peer: BluetoothAddress) async -> Bool { true }
+        func displayPasskey(_ passkey: UInt32, for peer: BluetoothAddress) async {}
+        func enterPasskey(for peer: BluetoothAddress) async -> UInt32? {
+            asked.withLock { $0 += 1 }
+            try? await eventually("Bumble showed its passkey") { shown.withLock { $0 } != nil }
+            return shown.withLock { $0 }
+        }
     }
 }

@@ -324,7 +324,7 @@ async def central(device, args):
             value = await find(uuid).read_value()
             emit(event='read', uuid=uuid, value=bytes(value).hex())
         except Exception as error:
-            emit(event='read-failed', uuid=uuid, error=str(error))
+            emit(event='read-failed', uuid=uuid, error=str(error), code=getattr(error, 'error_code', None))
     for item in args.write:
         uuid, hexvalue = item.split('=')
         try:
