@@ -89,6 +89,16 @@ syscalls_per_trip() {  # syscalls_per_trip COMMAND...: strace's call counts, 200
          END { for (k in n) if (n[k] / 1800 >= 0.05) { t += n[k] / 1800; d = d sprintf(" %s %.2f", k, n[k] / 1800) } printf "%.2f (%s )", t, d }' \
         /tmp/st.200 /tmp/st.2000
 }
+# round_trip_cpu COMMAND...: the process's own CPU per round trip, user and system,
+# from busybox time for 2000 trips minus 200 (start-up cancels out): what the program
+# spends, apart from waiting for the controller's answer.
+round_trip_cpu() {
+    busybox time -p "$@" 200 2>/tmp/cpu.200 >/dev/null || return 1
+    busybox time -p "$@" 2000 2>/tmp/cpu.2000 >/dev/null || return 1
+    awk '/^user / { u[FILENAME] = $2 } /^sys / { s[FILENAME] = $2 }
+         END { printf "user %.0f µs + system %.0f µs", 1e6 * (u["/tmp/cpu.2000"] - u["/tmp/cpu.200"]) / 1800,
+                                                    1e6 * (s["/tmp/cpu.2000"] - s["/tmp/cpu.200"]) / 1800 }' /tmp/cpu.200 /tmp/cpu.2000
+}
 scenario_round_trip() {
     swift_medians="" c_medians=""
     for run in 1 2 3 4 5; do
@@ -110,6 +120,9 @@ scenario_round_trip() {
     swift_calls=$(syscalls_per_trip $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips)
     c_calls=$(syscalls_per_trip /bin/hci_baseline round-trip hci0)
     echo "KBENCH MEASURE hci0-syscalls swift-att ${swift_calls:-not counted}, C ${c_calls:-not counted} per round trip (strace -f -c)"
+    swift_cpu=$(round_trip_cpu $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips)
+    c_cpu=$(round_trip_cpu /bin/hci_baseline round-trip hci0)
+    echo "KBENCH MEASURE hci0-round-trip-cpu swift-att ${swift_cpu:-not measured}; C ${c_cpu:-not measured} (the process's CPU per round trip: 2000 trips minus 200)"
 }
 
 # (b) swift-att peripheral heart-rate over hci0; a Bumble central on the host subscribes.

@@ -346,6 +346,7 @@ class Bench:
                            ('hci-round-trip', 'HCI round trip, kernel path'), ('baseline-round-trip', '  same binary over TCP, no kernel'),
                            ('hci-round-trip-vs-c', '  swift-att ÷ C on hci0'), ('hci-round-trip-pairs', '  each run'),
                            ('hci0-syscalls', '  system calls per round trip'),
+                           ('hci0-round-trip-cpu', '  CPU per round trip'),
                            ('notification-rate', 'notification rate, kernel path'),
                            ('baseline-notification-rate', '  same binary over TCP, no kernel'),
                            ('notification-rate-cpu', '  where the guest CPU went')]:
