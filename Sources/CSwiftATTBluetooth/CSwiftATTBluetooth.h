@@ -17,9 +17,9 @@ static inline int cbluetooth_ioctl_int(int fd, unsigned long request, long argum
     return ioctl(fd, request, argument);
 }
 
-// recvmmsg(2) and sendmmsg(2): several HCI packets in one system call. glibc declares
-// them, and struct mmsghdr, only under _GNU_SOURCE, which Swift's Glibc module does not
-// set; this is the kernel's own layout, and the calls go through syscall(2).
+// recvmmsg(2): several HCI packets in one system call. glibc declares it, and struct
+// mmsghdr, only under _GNU_SOURCE, which Swift's Glibc module does not set; this is the
+// kernel's own layout, and the call goes through syscall(2).
 #include <sys/syscall.h>
 #include <unistd.h>
 struct cbluetooth_mmsghdr {
@@ -31,6 +31,3 @@ static inline int cbluetooth_recvmmsg(int fd, struct cbluetooth_mmsghdr *message
     return (int)syscall(SYS_recvmmsg, fd, messages, count, flags, (void *)0);
 }
 
-static inline int cbluetooth_sendmmsg(int fd, struct cbluetooth_mmsghdr *messages, unsigned int count, int flags) {
-    return (int)syscall(SYS_sendmmsg, fd, messages, count, flags);
-}

@@ -10,7 +10,7 @@ import SwiftATTHCI
 /// Linux (net/bluetooth/hci_sock.c) grants the user channel only to an adapter that is
 /// down and not held by anyone else, to root or CAP_NET_ADMIN. The socket keeps packets
 /// whole, each with its H4 indicator: a `recvmsg` takes one, a `sendmsg` gives one, and
-/// `recvmmsg`/`sendmmsg` move several in one system call. When the socket closes the
+/// `recvmmsg` takes several in one system call. When the socket closes the
 /// kernel hands the adapter back to its management interface, so bluetoothd can take
 /// it again.
 public final class HCISocketTransport: HCITransport {
@@ -22,12 +22,10 @@ public final class HCISocketTransport: HCITransport {
     /// after the indicator): a packet is never cut, whichever slot it lands in.
     private var readBuffer = [UInt8](repeating: 0, count: HCISocketTransport.batch * HCISocketTransport.slot)
     private var writeBuffer: [UInt8] = []
-    /// Where each packet of `send(contentsOf:)` starts in `writeBuffer`, and its end.
-    private var writeBounds: [Range<Int>] = []
-    /// The message headers and I/O vectors of one `recvmmsg`/`sendmmsg`.
+    /// The message headers and I/O vectors of one `recvmmsg`.
     private let messages = UnsafeMutablePointer<cbluetooth_mmsghdr>.allocate(capacity: HCISocketTransport.batch)
     private let vectors = UnsafeMutablePointer<iovec>.allocate(capacity: HCISocketTransport.batch)
-    /// Packets taken or given per system call, at most. Packets come in bursts when the
+    /// Packets taken per system call, at most. Packets come in bursts when the
     /// host is slower than the link (a Number Of Completed Packets per packet sent):
     /// under qemu's emulated CPU each system call costs tens of microseconds.
     static let batch = 8
@@ -157,46 +155,11 @@ public final class HCISocketTransport: HCITransport {
         try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
     }
 
-    /// The packets in `sendmmsg(2)` calls of up to `batch`, each still its own packet:
-    /// the ACL that a burst of completed packets made room for costs one system call.
+    /// One `write` per packet. Not `sendmmsg(2)`: the kernel marks every message but
+    /// the last of a batch MSG_BATCH, a flag the HCI socket refuses (EINVAL, seen on
+    /// Debian 12's kernel in the kernel bench).
     public func send(contentsOf packets: [HCIPacket]) throws(TransportError) {
-        guard packets.count > 1 else {
-            if let packet = packets.first { try send(packet) }
-            return
-        }
-        guard fileDescriptor >= 0 else { throw .closed(name) }
-        writeBuffer.removeAll(keepingCapacity: true)
-        writeBounds.removeAll(keepingCapacity: true)
-        for packet in packets {
-            let start = writeBuffer.count
-            writeBuffer.append(packet.type.rawValue)
-            writeBuffer.append(contentsOf: packet.bytes)
-            writeBounds.append(start..<writeBuffer.count)
-        }
-        var sent = 0
-        while sent < writeBounds.count {
-            let fd = fileDescriptor
-            let chunk = min(Self.batch, writeBounds.count - sent)
-            let n = writeBuffer.withUnsafeMutableBytes { buffer in
-                for i in 0..<chunk {
-                    let bounds = writeBounds[sent + i]
-                    vectors[i] = iovec(iov_base: buffer.baseAddress! + bounds.lowerBound, iov_len: bounds.count)
-                    messages[i] = cbluetooth_mmsghdr()
-                    messages[i].msg_hdr.msg_iov = vectors + i
-                    messages[i].msg_hdr.msg_iovlen = 1
-                }
-                return cbluetooth_sendmmsg(fd, messages, UInt32(chunk), Int32(MSG_DONTWAIT))
-            }
-            if n > 0 { sent += Int(n); continue }
-            let e = errno
-            if n < 0 && e == EINTR { continue }
-            if n == 0 || e == EAGAIN || e == EWOULDBLOCK {
-                guard try FileDescriptor.waitWritable(fd, timeout: writeTimeout, context: name) else { throw .timedOut(name) }
-                continue
-            }
-            if e == EPIPE || e == ECONNRESET || e == ENODEV || e == ENXIO { throw .closed(name) }
-            throw .systemCall("sendmmsg", Errno(e), context: name)
-        }
+        for packet in packets { try send(packet) }
     }
 
     /// Closing the user channel is what hands the adapter back: the kernel takes it

@@ -116,8 +116,7 @@ import SwiftATTHCI
         #expect(packets.last.map { Array($0.bytes) } == Array(longest.dropFirst()))
     }
 
-    /// Several packets go out in one call (`sendmmsg`), each its own packet with its H4
-    /// indicator first; one goes out alone.
+    /// Several packets go out each as its own packet, with its H4 indicator first.
     @Test func sendsSeveralPacketsEachWhole() throws {
         var fds: [Int32] = [-1, -1]
         try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
