@@ -22,7 +22,10 @@ public final class HCISocketTransport: HCITransport {
     /// after the indicator): a packet is never cut, whichever slot it lands in.
     private var readBuffer = [UInt8](repeating: 0, count: HCISocketTransport.batch * HCISocketTransport.slot)
     private var writeBuffer: [UInt8] = []
-    /// The message headers and I/O vectors of one `recvmmsg`.
+    /// The last packets read ended with a command's answer (`receive`).
+    private var expectingLonePacket = false
+    /// The message headers and I/O vectors of one `recvmmsg`, each header pointing at
+    /// its vector once and for all; the vectors are pointed at `readBuffer` per call.
     private let messages = UnsafeMutablePointer<cbluetooth_mmsghdr>.allocate(capacity: HCISocketTransport.batch)
     private let vectors = UnsafeMutablePointer<iovec>.allocate(capacity: HCISocketTransport.batch)
     /// Packets taken per system call, at most. Packets come in bursts when the
@@ -86,6 +89,7 @@ public final class HCISocketTransport: HCITransport {
             throw Self.error(for: .current, call: "socket(AF_BLUETOOTH)", adapter: name, available: Self.adapterNames)
         }
         fileDescriptor = fd
+        prepareMessages()
         do throws(TransportError) {
             try UserChannelOpening(socket: fd, index: index, name: name).run(setupTimeout: setupTimeout)
             try FileDescriptor.setNonBlocking(fd, context: name)
@@ -102,7 +106,17 @@ public final class HCISocketTransport: HCITransport {
         self.name = name
         self.index = index
         fileDescriptor = fd
+        prepareMessages()
         try FileDescriptor.setNonBlocking(fd, context: name)
+    }
+
+    /// Points each message header at its I/O vector, for every `recvmmsg`.
+    private func prepareMessages() {
+        for i in 0..<Self.batch {
+            messages[i] = cbluetooth_mmsghdr()
+            messages[i].msg_hdr.msg_iov = vectors + i
+            messages[i].msg_hdr.msg_iovlen = 1
+        }
     }
 
     deinit {
@@ -111,19 +125,27 @@ public final class HCISocketTransport: HCITransport {
         vectors.deallocate()
     }
 
-    /// Takes the packets waiting now, up to `batch`, in one `recvmmsg(2)`: one system
-    /// call whether one packet came (a command's answer, the common case) or a burst.
-    /// Reading again until EAGAIN would cost a call that finds nothing; packets still
-    /// queued keep the socket readable, so the loop's next `poll(2)` returns at once.
+    /// Takes the packets waiting now. After a command's answer the next packet most
+    /// likely comes alone (a host keeps one command in flight), and one `read` takes it
+    /// for less than `recvmmsg(2)`, whose second, empty try the kernel makes inside the
+    /// call; after anything else (ACL data, Number Of Completed Packets, which come in
+    /// bursts when the host is slower than the link) one `recvmmsg` takes up to `batch`.
+    /// Either way one system call per turn: reading again until EAGAIN would cost a call
+    /// that finds nothing, and packets still queued keep the socket readable, so the
+    /// loop's next `poll(2)` returns at once.
     public func receive(_ handler: (HCIPacket) -> Void) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }
+        if expectingLonePacket {
+            let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
+            guard n > 0, let type = HCIPacketType(rawValue: readBuffer[0]) else { return }
+            expectingLonePacket = n > 1 && Self.isCommandAnswer(type, code: readBuffer[1])
+            handler(HCIPacket(type: type, bytes: readBuffer[1..<n]))
+            return
+        }
         let fd = fileDescriptor
         let count = readBuffer.withUnsafeMutableBytes { buffer in
             for i in 0..<Self.batch {
                 vectors[i] = iovec(iov_base: buffer.baseAddress! + i * Self.slot, iov_len: Self.slot)
-                messages[i] = cbluetooth_mmsghdr()
-                messages[i].msg_hdr.msg_iov = vectors + i
-                messages[i].msg_hdr.msg_iovlen = 1
             }
             while true {
                 let n = cbluetooth_recvmmsg(fd, messages, UInt32(Self.batch), Int32(MSG_DONTWAIT))
@@ -143,8 +165,16 @@ public final class HCISocketTransport: HCITransport {
             if length == 0 { throw .closed(name) }
             let start = i * Self.slot
             guard let type = HCIPacketType(rawValue: readBuffer[start]) else { continue }
+            if i == count - 1 {
+                expectingLonePacket = length > 1 && Self.isCommandAnswer(type, code: readBuffer[start + 1])
+            }
             handler(HCIPacket(type: type, bytes: readBuffer[(start + 1)..<(start + length)]))
         }
+    }
+
+    /// Command Complete or Command Status.
+    static func isCommandAnswer(_ type: HCIPacketType, code: UInt8) -> Bool {
+        type == .event && (code == 0x0E || code == 0x0F)
     }
 
     public func send(_ packet: HCIPacket) throws(TransportError) {

@@ -116,6 +116,34 @@ import SwiftATTHCI
         #expect(packets.last.map { Array($0.bytes) } == Array(longest.dropFirst()))
     }
 
+    /// After a command's answer the next call takes one packet (a `read`: a host keeps
+    /// one command in flight, so its answer comes alone); after anything else, all that
+    /// wait.
+    @Test func afterACommandsAnswerOnePacketPerCall() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
+        let transport = try HCISocketTransport(name: "hci0", index: 0, fileDescriptor: fds[0])
+        defer { transport.close(); close(fds[1]) }
+        let complete: [UInt8] = [0x04, 0x0E, 0x04, 0x01, 0x09, 0x10, 0x00]
+        let status: [UInt8] = [0x04, 0x0F, 0x04, 0x00, 0x01, 0x0D, 0x20]
+        let completed: [UInt8] = [0x04, 0x13, 0x05, 0x01, 0x40, 0x00, 0x01, 0x00]
+        var perCall: [[UInt8]] = []
+        func receive() throws {
+            var codes: [UInt8] = []
+            try transport.receive { codes.append($0.bytes.first ?? 0) }
+            perCall.append(codes)
+        }
+        #expect(write(fds[1], complete, complete.count) == complete.count)
+        try receive()
+        for message in [status, completed, completed, completed] {
+            #expect(write(fds[1], message, message.count) == message.count)
+        }
+        for _ in 0..<4 { try receive() }
+        // Command Status alone after Command Complete; one Number Of Completed Packets
+        // after Command Status; then the two left at once.
+        #expect(perCall == [[0x0E], [0x0F], [0x13], [0x13, 0x13], []])
+    }
+
     /// Several packets go out each as its own packet, with its H4 indicator first.
     @Test func sendsSeveralPacketsEachWhole() throws {
         var fds: [Int32] = [-1, -1]
