@@ -106,22 +106,51 @@ public struct CreditBasedChannel: Sendable {
         }
     }
 
-    /// The peer announced larger sizes it receives (a Credit Based Reconfigure Request
-    /// it sent, Part A §4.27): SDUs up to `mtu` may be sent from now on, in K-frames up
-    /// to `mps`. The signaling layer has checked that the MTU did not shrink; the MPS
-    /// may (on one channel at a time), and K-frames handed out from now on follow it.
-    public mutating func peerReconfigured(mtu: UInt16, mps: UInt16) {
-        configuration.peerMTU = mtu
-        configuration.peerMPS = mps
+    /// The answer Part A §4.28 gives the peer's Credit Based Reconfigure Request for this
+    /// channel, which changes nothing: `.invalidDestinationCID` once the channel has ended,
+    /// `.otherUnacceptableParameters` for sizes outside Enhanced Credit Based mode's ranges
+    /// (§4.27), `.mtuReductionNotAllowed` for an MTU below the peer's present one (SDUs
+    /// queued by it could no longer be sent); `.success` otherwise. The MPS may shrink;
+    /// that it may do so on one channel of a request only needs every channel named, and
+    /// is the signaling layer's to check.
+    public func answer(toPeerReconfiguringTo mtu: UInt16, mps: UInt16) -> CreditBasedReconfigureResult {
+        guard isOpen else { return .invalidDestinationCID }
+        let mode = CreditBasedFlowControlMode.enhancedCreditBased
+        guard mode.mtuRange.contains(mtu), mode.mpsRange.contains(mps) else { return .otherUnacceptableParameters }
+        guard mtu >= configuration.peerMTU else { return .mtuReductionNotAllowed }
+        return .success
+    }
+
+    /// The peer announced new sizes it receives (a Credit Based Reconfigure Request it
+    /// sent, Part A §4.27). When `answer(toPeerReconfiguringTo:mps:)` is `.success`, SDUs
+    /// up to `mtu` may be sent from now on, in K-frames up to `mps` (an SDU half sent goes
+    /// on in K-frames of the new MPS); otherwise nothing changes. Returns that answer.
+    @discardableResult
+    public mutating func peerReconfigured(mtu: UInt16, mps: UInt16) -> CreditBasedReconfigureResult {
+        let answer = answer(toPeerReconfiguringTo: mtu, mps: mps)
+        if answer == .success {
+            configuration.peerMTU = mtu
+            configuration.peerMPS = mps
+        }
+        return answer
     }
 
     /// The sizes this host receives from now on (its own reconfiguration): frames are
     /// judged by them from the next one on. While its request is unanswered the host
     /// keeps the larger of the old and new sizes, since the peer may still send by the
     /// old ones.
-    public mutating func receiveSizes(mtu: UInt16, mps: UInt16) {
+    ///
+    /// Going back to a smaller MTU (the peer refused the larger one, or never answered)
+    /// below the SDU Length an SDU in reassembly announced ends the channel and throws
+    /// `.violation(.sduLongerThanMTU)`, as its first K-frame would have under that MTU:
+    /// the peer sent by sizes it did not accept, and the SDU would reach the application
+    /// longer than the channel's MTU.
+    public mutating func receiveSizes(mtu: UInt16, mps: UInt16) throws(CreditBasedChannelError) {
         configuration.mtu = mtu
         configuration.mps = mps
+        if let partial = reassembly, partial.sduLength > Int(mtu) {
+            throw violated(.sduLongerThanMTU(sduLength: partial.sduLength, mtu: Int(mtu)))
+        }
     }
 
     /// The next thing to do on the signaling channel, or nil. Ask after every event: a

@@ -370,6 +370,42 @@ import TestSupport
         await setup.target.stop()
     }
 
+    /// The peripheral asks for a larger MTU; the peer begins an SDU by it, then refuses.
+    /// Back at MTU 100 the SDU could only reach the application longer than the channel's
+    /// MTU: the channel ends as its first K-frame would have under MTU 100, and is
+    /// disconnected (the `l2cap-coc` fuzz target's `crash-refused-reconfigure-under-reassembly`).
+    @Test func aRefusalAfterTheFirstKFrameOfAnSDUByTheNewMTUEndsTheChannel() async throws {
+        let setup = try await Setup.start()
+        try setup.signal(.creditBasedConnectionRequest(.init(spsm: Self.psm, mtu: 200, mps: 100, initialCredits: 10,
+                                                             sourceCIDs: [Self.rawCID])))
+        let answer = try await setup.nextSignal("the Credit Based Connection Response")
+        guard case let .creditBasedConnectionResponse(response) = answer.command, response.result == .success,
+              let cid = response.destinationCIDs.first else {
+            Issue.record("refused: \(answer)")
+            return
+        }
+        let channel = try await first("the accepted channel", in: setup.listener) { $0 }
+        #expect(channel.mtu == 100)
+        let reconfiguring = Task { () -> L2CAPChannelError? in
+            do throws(L2CAPChannelError) {
+                try await channel.reconfigure(mtu: 200, mps: 64)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let request = try await setup.nextSignal("the Credit Based Reconfigure Request")
+        #expect(request.command == .creditBasedReconfigureRequest(.init(mtu: 200, mps: 64, destinationCIDs: [cid])))
+        try setup.kFrame(le(150) + [UInt8](repeating: 7, count: 48), on: cid)
+        try setup.signal(.creditBasedReconfigureResponse(.init(result: .otherUnacceptableParameters)), identifier: request.identifier)
+        #expect(await reconfiguring.value == .reconfigurationRefused(.otherUnacceptableParameters))
+        try await setup.expectDisconnectionRequest(for: cid)
+        #expect(try await Self.ending(of: channel).error == Self.violation(.sduLongerThanMTU(sduLength: 150, mtu: 100)))
+        #expect(channel.mtu == 100)
+        try await setup.target.expectLinkWorks()
+        await setup.target.stop()
+    }
+
     /// A channel the application dropped is disconnected, as a dropped notification
     /// stream unsubscribes: its CID does not stay open, crediting a peer nobody reads for.
     @Test func aChannelNobodyHoldsIsDisconnected() async throws {

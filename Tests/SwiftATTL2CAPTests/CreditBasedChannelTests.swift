@@ -25,8 +25,15 @@ import Testing
         @discardableResult func peerDisconnected() -> CreditBasedChannel.Discarded { channel.peerDisconnected() }
         @discardableResult func linkLost() -> CreditBasedChannel.Discarded { channel.linkLost() }
         func hasRoom(forSDUOf length: Int) -> Bool { channel.hasRoom(forSDUOf: length) }
-        func peerReconfigured(mtu: UInt16, mps: UInt16) { channel.peerReconfigured(mtu: mtu, mps: mps) }
-        func receiveSizes(mtu: UInt16, mps: UInt16) { channel.receiveSizes(mtu: mtu, mps: mps) }
+        func answer(toPeerReconfiguringTo mtu: UInt16, mps: UInt16) -> CreditBasedReconfigureResult {
+            channel.answer(toPeerReconfiguringTo: mtu, mps: mps)
+        }
+        @discardableResult func peerReconfigured(mtu: UInt16, mps: UInt16) -> CreditBasedReconfigureResult {
+            channel.peerReconfigured(mtu: mtu, mps: mps)
+        }
+        func receiveSizes(mtu: UInt16, mps: UInt16) throws(CreditBasedChannelError) {
+            try channel.receiveSizes(mtu: mtu, mps: mps)
+        }
     }
 
     static func channel(mtu: UInt16 = 100, mps: UInt16 = 23, peerMTU: UInt16 = 100, peerMPS: UInt16 = 23,
@@ -357,17 +364,45 @@ import Testing
     /// The peer's new sizes apply from the next K-frame: an SDU half sent goes on in
     /// K-frames of the new MPS, and SDUs up to the new MTU are taken.
     @Test func thePeersNewSizesApplyFromTheNextFrame() throws {
-        let channel = Self.channel(peerMTU: 100, peerMPS: 30)
-        try channel.send((0..<60).map { UInt8($0) }[...])
-        #expect(channel.nextFrame()?.encodedLength == 30)
-        channel.peerReconfigured(mtu: 200, mps: 25)
-        #expect(channel.nextFrame()?.encodedLength == 25)
-        #expect(channel.nextFrame()?.encodedLength == 7)
-        #expect(throws: Never.self) { try channel.send([UInt8](repeating: 1, count: 200)[...]) }
+        let channel = Self.channel(peerMTU: 100, peerMPS: 80)
+        try channel.send((0..<100).map { UInt8($0) }[...])
+        #expect(channel.nextFrame()?.encodedLength == 80)
+        #expect(channel.peerReconfigured(mtu: 200, mps: 64) == .success)
+        #expect(channel.nextFrame()?.encodedLength == 22)
+        try channel.send([UInt8](repeating: 1, count: 200)[...])
+        #expect(channel.nextFrame()?.encodedLength == 64)
         #expect(throws: CreditBasedChannelError.sduLongerThanPeerMTU(length: 201, peerMTU: 200)) {
             try channel.send([UInt8](repeating: 1, count: 201)[...])
         }
-        #expect(channel.configuration.peerMTU == 200 && channel.configuration.peerMPS == 25)
+        #expect(channel.configuration.peerMTU == 200 && channel.configuration.peerMPS == 64)
+    }
+
+    /// What §4.28 refuses changes nothing: a smaller MTU (an SDU queued by the old one
+    /// must still go; fixture `crash-peer-reconfigure-shrinks-mtu` of the `l2cap-coc`
+    /// fuzz target, which took MTU 0 and then handed out a K-frame announcing 3 octets),
+    /// sizes outside Enhanced Credit Based mode's ranges (an MPS of 1 once made
+    /// `nextFrame()` trap), and any request once the channel has ended.
+    @Test(arguments: [
+        (UInt16(99), UInt16(80), CreditBasedReconfigureResult.mtuReductionNotAllowed),
+        (0, 80, .otherUnacceptableParameters), (63, 80, .otherUnacceptableParameters),
+        (100, 1, .otherUnacceptableParameters), (100, 63, .otherUnacceptableParameters),
+        (100, 65534, .otherUnacceptableParameters),
+        (100, 64, .success), (65535, 65533, .success),
+    ])
+    func thePeersReconfigurationIsAnsweredAsSection4_28Says(mtu: UInt16, mps: UInt16, answer: CreditBasedReconfigureResult) throws {
+        let channel = Self.channel(peerMTU: 100, peerMPS: 80)
+        try channel.send([1, 2, 3])
+        let before = channel.configuration
+        #expect(channel.answer(toPeerReconfiguringTo: mtu, mps: mps) == answer)
+        #expect(channel.peerReconfigured(mtu: mtu, mps: mps) == answer)
+        if answer == .success {
+            #expect(channel.configuration.peerMTU == mtu && channel.configuration.peerMPS == mps)
+        } else {
+            #expect(channel.configuration == before)
+        }
+        #expect(channel.nextFrame() == KFrame(channel: 0x0041, sduLength: 3, segment: [1, 2, 3], completesSDU: true))
+        channel.close()
+        #expect(channel.peerReconfigured(mtu: 300, mps: 100) == .invalidDestinationCID)
     }
 
     /// This host's new sizes judge the next frame received.
@@ -375,8 +410,33 @@ import Testing
         let channel = Self.channel(mtu: 100, mps: 23)
         Self.expectViolation(.frameLongerThanMPS(length: 24, mps: 23), on: Self.channel(mtu: 100, mps: 23),
                              receiving: Self.first(22, [UInt8](repeating: 0, count: 22)))
-        channel.receiveSizes(mtu: 300, mps: 40)
+        try channel.receiveSizes(mtu: 300, mps: 40)
         #expect(try channel.receive(Self.first(38, [UInt8](repeating: 0, count: 38)))?.count == 38)
         Self.expectViolation(.sduLongerThanMTU(sduLength: 301, mtu: 300), on: channel, receiving: Self.first(301, []))
+    }
+
+    /// This host asked for MTU 200 (taking 100 or 200 until the answer); the peer began
+    /// a 150-octet SDU, then refused. Back at MTU 100 the SDU could only reach the
+    /// application longer than the MTU: the channel ends as its first K-frame would have
+    /// under MTU 100, and asks to disconnect. Fixture
+    /// `crash-refused-reconfigure-under-reassembly` of the `l2cap-coc` fuzz target.
+    @Test func aRefusedReconfigurationUnderAnSDUTheOldMTUCannotHoldEndsTheChannel() throws {
+        let channel = Self.channel(mtu: 100, mps: 100)
+        try channel.receiveSizes(mtu: 200, mps: 100)
+        #expect(try channel.receive(Self.first(150, [UInt8](repeating: 7, count: 98))) == nil)
+        let violation = CreditBasedChannelViolation.sduLongerThanMTU(sduLength: 150, mtu: 100)
+        #expect(throws: CreditBasedChannelError.violation(violation)) { try channel.receiveSizes(mtu: 100, mps: 100) }
+        #expect(channel.state == .closing(.violation(violation)) && channel.discarded.partialSDUOctets == 98)
+        #expect(channel.nextAction() == .disconnect(.violation(violation)))
+        #expect(throws: CreditBasedChannelError.closed(.violation(violation))) {
+            _ = try channel.receive([UInt8](repeating: 7, count: 52)[...])
+        }
+        // An SDU the old MTU holds goes on: only the sizes change.
+        let holding = Self.channel(mtu: 100, mps: 100)
+        try holding.receiveSizes(mtu: 200, mps: 100)
+        #expect(try holding.receive(Self.first(100, [UInt8](repeating: 7, count: 98))) == nil)
+        try holding.receiveSizes(mtu: 100, mps: 100)
+        #expect(try holding.receive([7, 7][...])?.count == 100)
+        #expect(holding.isOpen)
     }
 }

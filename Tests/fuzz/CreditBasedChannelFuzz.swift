@@ -5,16 +5,25 @@ import SwiftATTL2CAP
 /// to send, reads, and the channel's end — interleaved with well-formed K-frames from a
 /// second channel playing the peer, so reassembly runs deep as well as failing early.
 ///
+/// Both sides also reconfigure the channel (Enhanced Credit Based mode, Part A
+/// §4.27–4.28): the peer announces sizes of any value, which the channel answers as §4.28
+/// says; this host grows its own as `L2CAPChannel.reconfigure` does (the old and new
+/// sizes taken until the answer), and the peer takes them, or not, and accepts or refuses
+/// them — in any order, as a hostile peer may.
+///
 /// Input: four octets choosing the channel's MTU, MPS, window and batch, and the
 /// credits the peer granted; then per step a control octet (low three bits: what
-/// happens) and, for some steps, a record or a 16-bit value.
+/// happens; for step 7, the next three: which end or reconfiguration step) and, for some
+/// steps, a record, a 16-bit value or an octet choosing new sizes.
 ///
 /// The channel never traps, and keeps its promises after every step: credits held from
 /// the peer within 0–65535; while open, the peer's credits, the credits held and those
-/// ready to return add up to the window; every SDU delivered is within the MTU; every
-/// K-frame handed out is within the peer's MPS and its first states an SDU within the
-/// peer's MTU; a violation ends the channel and asks to disconnect exactly once; an
-/// ended channel holds nothing and delivers nothing.
+/// ready to return add up to the window; every SDU delivered, and the one in reassembly,
+/// is within the MTU in force; every K-frame handed out is within the peer's MPS in force
+/// and its first states an SDU within the peer's MTU; the peer's reconfiguration gets
+/// §4.28's answer (a smaller MTU refused), applied on success only; a violation ends the
+/// channel and asks to disconnect exactly once; an ended channel holds nothing and
+/// delivers nothing.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCreditBasedChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -47,9 +56,14 @@ public func fuzzCreditBasedChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -
         return 0
     }
     var disconnectsAsked = 0
+    // This host's receive sizes as its application knows them, and a reconfiguration of
+    // them waiting for the peer's answer.
+    var reported = (mtu: mtu, mps: mps)
+    var asked: (mtu: UInt16, mps: UInt16, peerApplied: Bool)?
 
     func deliver(_ payload: ArraySlice<UInt8>) {
         let wasOpen = channel.isOpen
+        let mtu = channel.configuration.mtu
         do {
             if let sdu = try channel.receive(payload) {
                 require(sdu.count <= Int(mtu), "an SDU of \(sdu.count) octets over the MTU \(mtu)")
@@ -68,6 +82,24 @@ public func fuzzCreditBasedChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -
         }
     }
 
+    // This host's sizes change; going back below an SDU in reassembly's announced length
+    // (a refusal after the peer sent by the new sizes) is the one thing that ends it.
+    func receiveSizes(mtu: UInt16, mps: UInt16) {
+        let wasOpen = channel.isOpen
+        do {
+            try channel.receiveSizes(mtu: mtu, mps: mps)
+        } catch {
+            let ended = violation(error)
+            guard case let .sduLongerThanMTU(sduLength, limit) = ended else {
+                require(false, "new receive sizes ended the channel for \(ended)")
+                return
+            }
+            require(wasOpen && channel.state == .closing(.violation(ended)), "new receive sizes did not end the channel")
+            require(limit == Int(mtu) && sduLength > limit, "ended for an SDU of \(sduLength) under the MTU \(mtu)")
+        }
+        require(channel.configuration.mtu == mtu && channel.configuration.mps == mps, "the new receive sizes were not taken")
+    }
+
     while let control = input.byte() {
         switch control & 7 {
         case 0:
@@ -83,7 +115,7 @@ public func fuzzCreditBasedChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -
             let room = channel.hasRoom(forSDUOf: sdu.count)
             do {
                 try channel.send(sdu[...])
-                require(room && sdu.count <= Int(peerMTU), "send took an SDU it had no room for")
+                require(room && sdu.count <= Int(channel.configuration.peerMTU), "send took an SDU it had no room for")
             } catch {
                 blackHole(error.description)
             }
@@ -91,9 +123,10 @@ public func fuzzCreditBasedChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -
             // Hand out up to the control's high bits' worth of K-frames.
             for _ in 0..<Int(control >> 3) {
                 guard let frame = channel.nextFrame() else { break }
-                require(frame.encodedLength <= Int(peerMPS), "a K-frame of \(frame.encodedLength) octets over the peer's MPS")
+                let peerMPS = channel.configuration.peerMPS, peerMTU = channel.configuration.peerMTU
+                require(frame.encodedLength <= Int(peerMPS), "a K-frame of \(frame.encodedLength) octets over the peer's MPS \(peerMPS)")
                 require(frame.channel == 0x0041, "a K-frame to the wrong CID")
-                if let length = frame.sduLength { require(length <= peerMTU, "an SDU over the peer's MTU") }
+                if let length = frame.sduLength { require(length <= peerMTU, "an SDU of \(length) over the peer's MTU \(peerMTU)") }
                 blackHole(frame.basicFrame())
             }
         case 5:
@@ -112,11 +145,53 @@ public func fuzzCreditBasedChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -
             try? peer.send(sdu[...])
             while let frame = peer.nextFrame() { deliver(frame.encoded()[...]) }
         default:
-            switch control >> 3 & 3 {
+            switch control >> 3 & 7 {
             case 0: channel.close()
             case 1: channel.peerDisconnected()
             case 2: channel.linkLost()
-            default: try? peer.peerGaveCredits(UInt16(control >> 5))
+            case 3: try? peer.peerGaveCredits(UInt16(control >> 6))
+            case 4:
+                // The peer announces new sizes it receives (its Credit Based Reconfigure Request).
+                // §4.28's answer, worked out here from the spec's numbers: refused on an ended
+                // channel, for sizes outside 64–65535 and 64–65533, and for a smaller MTU; a
+                // refusal changes nothing.
+                guard let sizes = input.byte() else { break }
+                let before = channel.configuration
+                let mtu = resized(before.peerMTU, sizes & 15), mps = resized(before.peerMPS, sizes >> 4)
+                let expected: CreditBasedReconfigureResult =
+                    !channel.isOpen ? .invalidDestinationCID
+                    : mtu < 64 || mps < 64 || mps > 65533 ? .otherUnacceptableParameters
+                    : mtu < before.peerMTU ? .mtuReductionNotAllowed : .success
+                let answer = channel.peerReconfigured(mtu: mtu, mps: mps)
+                require(answer == expected, "the peer's reconfiguration to \(mtu)/\(mps) from \(before.peerMTU)/\(before.peerMPS) answered \(answer), not \(expected)")
+                var after = before
+                if answer == .success {
+                    (after.peerMTU, after.peerMPS) = (mtu, mps)
+                    try? peer.receiveSizes(mtu: mtu, mps: mps)  // it receives nothing here
+                }
+                require(channel.configuration == after, "the peer's reconfiguration left \(channel.configuration)")
+            case 5:
+                // This host asks to receive new sizes: as `L2CAPChannel.reconfigure`, the MTU
+                // only grows and the MPS stays in Enhanced mode's range; until the answer the
+                // larger of the old and new sizes are taken.
+                guard let sizes = input.byte(), asked == nil, channel.isOpen else { break }
+                let mtu = resized(reported.mtu, sizes & 15), mps = resized(reported.mps, sizes >> 4)
+                guard mtu >= reported.mtu, CreditBasedFlowControlMode.enhancedCreditBased.mpsRange.contains(mps) else { break }
+                receiveSizes(mtu: max(reported.mtu, mtu), mps: max(reported.mps, mps))
+                asked = (mtu, mps, false)
+            case 6:
+                // The peer takes this host's new sizes: it sends by them from now on, answered or not.
+                guard let request = asked, !request.peerApplied else { break }
+                peer.peerReconfigured(mtu: request.mtu, mps: request.mps)
+                asked?.peerApplied = true
+            default:
+                // The peer's answer (bit 6: a refusal): the new sizes, or back to the old.
+                guard let request = asked else { break }
+                asked = nil
+                if control & 0x40 == 0 {
+                    reported = (request.mtu, request.mps)
+                }
+                receiveSizes(mtu: reported.mtu, mps: reported.mps)
             }
         }
         check(channel, window: window, limit: limit)
@@ -131,6 +206,29 @@ public func fuzzCreditBasedChannel(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     case .closing: require(false, "still closing after every action was taken")
     }
     return 0
+}
+
+/// A size a reconfiguration asks for, chosen by `nibble` around the `current` one: the
+/// same, one less or more, half, double, and the edges of the ranges §4.22 and §4.27 allow.
+private func resized(_ current: UInt16, _ nibble: UInt8) -> UInt16 {
+    switch nibble & 15 {
+    case 0: return current
+    case 1: return current &- 1
+    case 2: return current == .max ? current : current + 1
+    case 3: return current / 2
+    case 4: return current > .max / 2 ? .max : current * 2
+    case 5: return 23
+    case 6: return 22
+    case 7: return 64
+    case 8: return 63
+    case 9: return 65533
+    case 10: return 65534
+    case 11: return 65535
+    case 12: return 0
+    case 13: return 1
+    case 14: return 2
+    default: return current &+ 100
+    }
 }
 
 private func violation(_ error: CreditBasedChannelError) -> CreditBasedChannelViolation {

@@ -261,6 +261,15 @@ def build(out):
     peer_sdus = b"".join(b"\x06" + record(bytes([i]) * (i * 7)) + b"\x02\x05" for i in range(12))
     add("l2cap-coc", b"\x2c\x01\x04\x00\x1b" + peer_sdus)
     add("l2cap-coc", b"\x12\x0b\x02\x00\x02" + b"\x03" + record(bytes(90)) + b"\xfc\x01\x05\x00\xfc\x05\x07")
+    # Reconfiguration (step 7, then 4: the peer's request, 5: this host's, 6: the peer
+    # takes this host's sizes, 7: its answer; a sizes octet: MTU choice low, MPS high).
+    # The peer doubles its MTU and goes to MPS 64 with an SDU half sent, then asks for a
+    # smaller MTU; this host doubles its MTU, the peer sends by it, accepts; then again,
+    # refused.
+    add("l2cap-coc", b"\x1b\x0a\x0a\x00\x1b" + b"\x03" + record(bytes(range(100))) + b"\x0c"
+        + b"\x27\x74" + b"\xfc" + b"\x03" + record(bytes(150)) + b"\xfc\x27\x01")
+    add("l2cap-coc", b"\x1b\x0a\x0a\x00\x1b" + b"\x2f\x04\x37\x06" + record(bytes(range(150)))
+        + b"\x02\x05\x3f" + b"\x2f\x04\x06" + record(bytes(60)) + b"\x7f\x02\x05")
 
     for target, datas in seeds.items():
         directory = os.path.join(out, target)

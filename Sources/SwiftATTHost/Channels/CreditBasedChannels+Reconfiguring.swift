@@ -16,7 +16,7 @@ extension CreditBasedChannels {
         guard var link = links[key.handle] else { return completion(.disconnected(nil)) }
         let current = slot.machine.configuration
         slot.reconfiguring = (mtu, mps)
-        slot.machine.receiveSizes(mtu: max(current.mtu, mtu), mps: max(current.mps, mps))
+        receiveSizes(slot, mtu: max(current.mtu, mtu), mps: max(current.mps, mps))
         let identifier = link.takeIdentifier()
         link.pending[identifier] = .reconfigure(channels: [key], mtu: mtu, mps: mps,
                                                 deadline: .now + responseTimeout, completion: completion)
@@ -32,14 +32,24 @@ extension CreditBasedChannels {
             guard let slot = slot(key) else { continue }
             slot.reconfiguring = nil
             if failure == nil {
-                slot.machine.receiveSizes(mtu: mtu, mps: mps)
+                receiveSizes(slot, mtu: mtu, mps: mps)
                 slot.sizes.update(slot.machine.configuration)
                 slot.sink?.resized()
             } else {
                 // Back to the sizes the public channel still reports.
-                slot.machine.receiveSizes(mtu: UInt16(slot.sizes.mtu.load(ordering: .relaxed)),
-                                          mps: UInt16(slot.sizes.mps.load(ordering: .relaxed)))
+                receiveSizes(slot, mtu: UInt16(slot.sizes.mtu.load(ordering: .relaxed)),
+                             mps: UInt16(slot.sizes.mps.load(ordering: .relaxed)))
             }
+        }
+    }
+
+    /// The channel receives by these sizes from now on. Back to a smaller MTU than an SDU
+    /// in reassembly announced (the peer sent by sizes it then refused), it ends.
+    func receiveSizes(_ slot: ChannelSlot, mtu: UInt16, mps: UInt16) {
+        do throws(CreditBasedChannelError) {
+            try slot.machine.receiveSizes(mtu: mtu, mps: mps)
+        } catch {
+            if case let .violation(violation) = error { violated(slot, violation) }
         }
     }
 
@@ -61,7 +71,10 @@ extension CreditBasedChannels {
             }
             slots.append(slot)
         }
-        for slot in slots where request.mtu < slot.machine.configuration.peerMTU { return .mtuReductionNotAllowed }
+        for slot in slots {
+            let answer = slot.machine.answer(toPeerReconfiguringTo: request.mtu, mps: request.mps)
+            guard answer == .success else { return answer }
+        }
         if slots.count > 1 {
             for slot in slots where request.mps < slot.machine.configuration.peerMPS { return .mpsReductionNotAllowed }
         }
