@@ -53,7 +53,12 @@ struct BridgeCommandTests {
         let port = BumbleBench.freePorts(1)[0]
         let bridge = try RunningSwiftATT([bench.transports[0], "tcp-server:127.0.0.1:\(port)"], command: "bridge", errorsInOutput: true)
         defer { bridge.stop() }
-        try await eventually("swift-att bridge to listen on 127.0.0.1:\(port)") { isListening(port: port) }
+        // Listening, or ended (then its output says why: the test fails on that, not
+        // on waiting out the timeout).
+        try await eventually("swift-att bridge to listen on 127.0.0.1:\(port)", within: .seconds(60)) {
+            isListening(port: port) || !bridge.process.isRunning
+        }
+        try #require(bridge.process.isRunning, "the bridge ended before listening: \(bridge.printed)")
         _ = try await bridge.interrupt(timeout: .seconds(10))
     }
 

@@ -76,11 +76,13 @@ import TestSupport
         let target = try await HostilePeripheralTarget.start()
         let raw = target.raw
         let peer = target.peer
-        await Self.shortenTimeouts(of: target.central, response: .milliseconds(300), extended: .seconds(1))
+        // Short, but long enough for the test's own answer on a loaded machine (CI saw a
+        // 300-ms response timeout run out before "pending" arrived).
+        await Self.shortenTimeouts(of: target.central, response: .seconds(3), extended: .seconds(4))
         let opening = Task { try await peer.openChannels(psm: Self.psm, count: 2, parameters: Self.parameters) }
         let (identifier, request) = try await Self.nextRequest(raw)
         try Self.answer(raw, .refused(.pendingAuthorization, count: 2), identifier: identifier)
-        await #expect(throws: L2CAPChannelError.timedOut(.seconds(1))) { try await opening.value }
+        await #expect(throws: L2CAPChannelError.timedOut(.seconds(4))) { try await opening.value }
 
         // Too late: the answer opens nothing, and the next request reuses the CIDs.
         try Self.answer(raw, CreditBasedConnectionResponse(mtu: 120, mps: 70, initialCredits: 5, result: .success,
@@ -90,7 +92,7 @@ import TestSupport
         #expect(next != identifier)
         #expect(retry.sourceCIDs == request.sourceCIDs)
         // No pending answer this time: the plain response timeout applies.
-        await #expect(throws: L2CAPChannelError.timedOut(.milliseconds(300))) { try await again.value }
+        await #expect(throws: L2CAPChannelError.timedOut(.seconds(3))) { try await again.value }
         await target.stop()
     }
 }
