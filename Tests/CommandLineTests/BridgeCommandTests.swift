@@ -12,6 +12,20 @@ import TestSupport
 /// the kernel bench in Tests/kernel.)
 @Suite("swift-att bridge", .serialized)
 struct BridgeCommandTests {
+    /// Waits until the bridge listens on `port`, or fails with what the bridge printed
+    /// if it ended first (rather than waiting out the timeout and saying only that).
+    static func listening(_ bridge: RunningSwiftATT, port: UInt16) async throws {
+        do {
+            try await eventually("swift-att bridge to listen on 127.0.0.1:\(port)", within: .seconds(60)) {
+                isListening(port: port) || !bridge.process.isRunning
+            }
+        } catch {
+            Issue.record("the bridge, still running, printed: \(bridge.printed)")
+            throw error
+        }
+        try #require(bridge.process.isRunning, "the bridge ended before listening on \(port): \(bridge.printed)")
+    }
+
     /// tcp ⇄ tcp-server: `swift-att info` on the far side reads the Bumble controller
     /// through the bridge; the bridge ends when that client goes, and counts what it moved.
     @Test func tcpToTCPServer() async throws {
@@ -22,7 +36,7 @@ struct BridgeCommandTests {
         defer { bridge.stop() }
         // The bridge says that it waits before it listens: the kernel's socket table says
         // when it does.
-        try await eventually("swift-att bridge to listen on 127.0.0.1:\(port)") { isListening(port: port) }
+        try await Self.listening(bridge, port: port)
 
         let info = try await SwiftATTProcess.run(["info", "--transport", "tcp:127.0.0.1:\(port)", "--round-trips", "20"])
         #expect(info.status == 0, "\(info.stderr)")
@@ -53,12 +67,7 @@ struct BridgeCommandTests {
         let port = BumbleBench.freePorts(1)[0]
         let bridge = try RunningSwiftATT([bench.transports[0], "tcp-server:127.0.0.1:\(port)"], command: "bridge", errorsInOutput: true)
         defer { bridge.stop() }
-        // Listening, or ended (then its output says why: the test fails on that, not
-        // on waiting out the timeout).
-        try await eventually("swift-att bridge to listen on 127.0.0.1:\(port)", within: .seconds(60)) {
-            isListening(port: port) || !bridge.process.isRunning
-        }
-        try #require(bridge.process.isRunning, "the bridge ended before listening: \(bridge.printed)")
+        try await Self.listening(bridge, port: port)
         _ = try await bridge.interrupt(timeout: .seconds(10))
     }
 
