@@ -258,7 +258,11 @@ final class LineEditor: Sendable {
     }
 
     /// libedit's completion callback: the matches for the word that starts at `start`,
-    /// in readline's form (the common prefix first, then each match, then NULL).
+    /// in the form libedit's own `completion_matches` makes: the common prefix first, then
+    /// each match, then NULL — a lone match too (`[m, m, NULL]`). libedit reads the third
+    /// entry before the second to tell a lone match (completed with a space after it)
+    /// from several: GNU readline's `[m, NULL]` had it read past the array, and whatever
+    /// lay there decided (under ThreadSanitizer's allocator, no space, and a beep).
     private static let completion: @convention(c) (UnsafePointer<CChar>?, Int32, Int32)
         -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { _, start, _ in
         swift_att_edit_completion_over()
@@ -266,7 +270,7 @@ final class LineEditor: Sendable {
         let line = String(cString: buffer)
         let matches = editor.complete(line, Int(start))
         guard !matches.isEmpty else { return nil }
-        let entries = matches.count == 1 ? matches : [ShellCompletion.commonPrefix(matches)] + matches
+        let entries = [ShellCompletion.commonPrefix(matches)] + matches
         // libedit frees the array with free(3): it comes from malloc.
         let size = MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (entries.count + 1)
         guard let raw = malloc(size) else { return nil }

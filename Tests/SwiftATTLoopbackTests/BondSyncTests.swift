@@ -163,18 +163,66 @@ import Testing
         #expect(storage.writes.last?.gattClients[Self.peer]?.subscriptions.count == 2, "the failed change with it")
     }
 
+    /// The removals the store tells of, in order (what the host would queue on its loop).
+    final class Removals: Sendable {
+        let told = Mutex<[Set<BluetoothAddress>]>([])
+        var all: [Set<BluetoothAddress>] { told.withLock { $0 } }
+        func observe(_ sync: BondSync) { sync.observeRemovals { [self] peers in told.withLock { $0.append(peers) } } }
+    }
+
     @Test func aBondRemovedFromTheStoreIsForgottenByTheServer() throws {
         let storage = Storage()
         let store = storage.store()
         let sync = BondSync(store: store)
+        let removals = Removals()
+        removals.observe(sync)
         let server = try Self.server()
         server.disconnect(1)
         sync.turn(server: server, now: Self.at(milliseconds: 0))
         #expect(server.bondedIdentities == [Self.peer])
         #expect(try store.remove(Self.peer))
-        #expect(sync.hasWork(server: server))
-        sync.turn(server: server, now: Self.at(milliseconds: 10))
+        #expect(removals.all == [[Self.peer]], "told before remove returned")
+        sync.forget(removals.all[0], in: server)
         #expect(server.bondedIdentities.isEmpty)
+        #expect(!sync.hasWork(server: server))
+    }
+
+    /// Removed and saved again before the loop ran (the keys restored): the server
+    /// still forgets, and so does the store what a turn in between staged from it.
+    @Test func aBondRemovedAndSavedAgainIsForgottenAllTheSame() throws {
+        let storage = Storage()
+        let store = storage.store()
+        let sync = BondSync(store: store)
+        let removals = Removals()
+        removals.observe(sync)
+        let server = try Self.server()
+        Self.write(server, cccd: 0x0011, [0x01, 0x00])
+        #expect(try store.remove(Self.peer))
+        try store.save(Self.bond)
+        sync.turn(server: server, now: Self.at(milliseconds: 0))
+        #expect(store.gattClient(of: Self.peer) != nil, "the server's state, staged before it heard")
+        sync.forget(removals.all.reduce([], { $0.union($1) }), in: server)
+        #expect(!server.bondedIdentities.contains(Self.peer))
+        #expect(store.gattClient(of: Self.peer) == nil)
+        #expect(store.bonds == [Self.bond])
+    }
+
+    /// Removals are told to the store the host uses now, and to none once it stops.
+    @Test func removalsFollowTheStoreAndEndWithTheHost() throws {
+        let oldStore = Storage().store()
+        let sync = BondSync(store: oldStore)
+        let removals = Removals()
+        removals.observe(sync)
+        let newStore = Storage().store()
+        sync.adopt(newStore, server: nil)
+        try oldStore.removeAll()
+        #expect(removals.all.isEmpty)
+        try newStore.removeAll()
+        #expect(removals.all == [[Self.peer]])
+        sync.finish(server: nil)
+        try newStore.save(Self.bond)
+        #expect(try newStore.remove(Self.peer))
+        #expect(removals.all.count == 1)
     }
 
     /// A store swapped in: the server forgets the clients it has no bond with and takes

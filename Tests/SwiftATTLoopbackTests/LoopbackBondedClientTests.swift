@@ -128,12 +128,10 @@ import TestSupport
         let store = pair.peripheral.controller.bonds
         #expect(try store.remove(bond.peer))
         #expect(store.gattClient(of: bond.peer) == nil)
-        // The server hears of it at the end of a loop turn: a job in a later turn than
-        // one that ran after the removal comes after that end.
-        _ = await pair.peripheral.value(of: pair.stream)
-        _ = await pair.peripheral.value(of: pair.stream)
-        // The same keys again (an application restoring the bond): the central encrypts
-        // as before, but what the server kept for it went with the removal.
+        // The same keys again at once (an application restoring the bond), before the
+        // peripheral's loop has run: the central encrypts as before, but what the server
+        // kept for it went with the removal, which was queued on that loop before
+        // `remove` returned, ahead of the connection.
         try store.save(bond)
         let peer = try await pair.connect()
         #expect(try await Self.streamConfiguration(pair, peer) == [0x00, 0x00])

@@ -42,7 +42,9 @@ extension Controller {
     public var securityConfiguration: SecurityConfiguration { securitySettings.withLock { $0.effectiveConfiguration } }
 
     /// The bonds this host keeps. A bond removed from it while the host runs takes what
-    /// the GATT server kept for the peer with it, at the loop's next turn.
+    /// the GATT server kept for the peer with it: the removal queues that on the host's
+    /// loop before it returns, so whatever is asked of the host afterwards (a read, a
+    /// connection it makes) finds it done.
     public var bonds: BondStore { securitySettings.withLock { $0.bonds } }
 
     /// Every change of a link's security from now on: encryption on, pairing finished or
@@ -124,18 +126,21 @@ extension Controller {
         }
     }
 
-    /// Lets the security floor post the user's answers back to the loop, tells it the
-    /// address this host connects from, and hands it the bonds `bonds` lists (so that
-    /// the store an application reads is the one pairing saves to, configured or not).
+    /// Lets the security floor post the user's answers back to the loop, and the bond
+    /// store its removals, tells it the address this host connects from, and hands it
+    /// the bonds `bonds` lists (so that the store an application reads is the one
+    /// pairing saves to, configured or not).
     func installSecurity(localAddress: BluetoothAddress) async {
         let loop = self.loop
         let bonds = securitySettings.withLock { $0.bonds }
         await perform { stack in
             stack.security.localAddress = localAddress
-            stack.useBonds(bonds)
             // Weak: the loop owns the stack, so a strong reference here would keep both
             // (and a shared HostEventLoop) alive after the host closed.
-            stack.security.post = { [weak loop] job in loop?.submit(job, refuse: { _ in }) }
+            let post: SecurityManager.Post = { [weak loop] job in loop?.submit(job, refuse: { _ in }) }
+            stack.security.post = post
+            stack.observeBondRemovals(post: post)
+            stack.useBonds(bonds)
         }
     }
 }

@@ -41,16 +41,20 @@ public final class HostEventLoop: TaskExecutor, Sendable {
     /// descriptors or threads (a later call tries again).
     public static var shared: HostEventLoop {
         get throws(ControllerError) {
-            try sharedLoop.withLock { loop throws(ControllerError) -> HostEventLoop in
-                if let loop { return loop }
-                let started = try HostEventLoop(name: sharedThreadName)
-                loop = started
-                return started
+            if let loop = sharedLoop.load() { return loop }
+            return try startingShared.withLock { _ throws(ControllerError) -> HostEventLoop in
+                if let loop = sharedLoop.load() { return loop }
+                return sharedLoop.storeIfNil(try HostEventLoop(name: sharedThreadName))
             }
         }
     }
 
-    private static let sharedLoop = Mutex<HostEventLoop?>(nil)
+    /// Read without a lock once set. Its store and load order the loop's making before
+    /// its use on another thread, as a Mutex would, but where ThreadSanitizer sees it (it
+    /// misses a contended Mutex: a loop made under one can look raced to it).
+    private static let sharedLoop = AtomicLazyReference<HostEventLoop>()
+    /// Held while the shared loop is made, so that two first callers start one thread.
+    private static let startingShared = Mutex(())
 
     /// Starts the thread, called `name` where `top -H`, `ps -L`, `gdb` and
     /// `/proc/<pid>/task/*/comm` show threads (the kernel keeps its first 15 bytes): a

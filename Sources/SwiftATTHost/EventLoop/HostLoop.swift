@@ -37,8 +37,9 @@ final class HostLoop: Sendable {
         let slot = runner.addHost()
         let joined: Result<Void, ControllerError> = await withCheckedContinuation { continuation in
             runner.open(slot: slot, {
-                let stack = HostStack(transport: opened.transport)
-                if let capture = opened.capture {
+                let (transport, capture) = opened.take()
+                let stack = HostStack(transport: transport)
+                if let capture {
                     stack.hci.packetObserver = { packet, outbound in capture.record(packet, outbound: outbound) }
                 }
                 continuation.resume(returning: .success(()))
@@ -46,7 +47,7 @@ final class HostLoop: Sendable {
             }, refuse: { reason in
                 // The loop ended meanwhile (a released `HostEventLoop`): the device
                 // goes back rather than staying open with no host.
-                opened.transport.close()
+                opened.take().transport.close()
                 continuation.resume(returning: .failure(reason))
             })
         }

@@ -79,6 +79,15 @@ final class HostStack {
         bondSync.adopt(store, server: attributes.gattServer)
     }
 
+    /// From now on a bond removed from the store (this one, or one adopted later) is
+    /// forgotten by the GATT server in a job that `post` queues on this loop before the
+    /// removal returns (`BondSync`).
+    func observeBondRemovals(post: @escaping SecurityManager.Post) {
+        bondSync.observeRemovals { removed in
+            post { stack in stack.bondSync.forget(removed, in: stack.attributes.gattServer) }
+        }
+    }
+
     /// Serves `server` (a peripheral's database) from now on, with what the bond store
     /// kept for bonded clients.
     func install(_ server: GATTServer, updates: UpdateGate? = nil) {

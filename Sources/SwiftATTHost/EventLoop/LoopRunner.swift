@@ -62,6 +62,8 @@ final class LoopRunner: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The queue's order, told to ThreadSanitizer in a build for it.
+    private let handOff = HandOffOrder()
     private let wake: WakeSignal
     /// The loop thread's `pthread_self()`, so that work it hands itself skips the
     /// wake-up pipe (it looks at its queue before it next blocks).
@@ -127,6 +129,7 @@ final class LoopRunner: Sendable {
             if let slot, let reason = s.stopReasons[slot] { return (reason, false) }
             if s.exited { return (.closed, false) }
             s.items.append(item.take()!)
+            handOff.release()
             return (nil, s.items.count == 1)
         }
         if outcome.first && thread.load(ordering: .relaxed) != UInt(pthread_self()) { wake.signal() }
@@ -201,7 +204,10 @@ final class LoopRunner: Sendable {
     /// Runs what the queue holds now (not what running it adds); false if it was empty.
     @discardableResult
     private func runQueue(_ ready: inout MoveQueue<Item>, hosts: inout Hosts, executor: UnownedTaskExecutor) -> Bool {
-        state.withLock { s in s.items.exchange(with: &ready) }
+        state.withLock { s in
+            s.items.exchange(with: &ready)
+            handOff.acquire()
+        }
         guard !ready.isEmpty else { return false }
         ready.drain { item in hosts.run(item, executor: executor, runner: self) }
         hosts.applyUpdates()
@@ -354,6 +360,7 @@ final class LoopRunner: Sendable {
             } _: { item in
                 if case let .host(_, work) = item { leftovers.append(work) }
             }
+            handOff.acquire()
         }
         var unapplied = 0
         for work in leftovers {
@@ -372,6 +379,7 @@ final class LoopRunner: Sendable {
             s.exited = true
             var leftovers: [Item] = []
             s.items.drain { leftovers.append($0) }
+            handOff.acquire()
             return leftovers
         }
     }

@@ -1,4 +1,5 @@
 import SwiftATTTransport
+import Synchronization
 
 /// Opens a host's transport on a short-lived thread of its own, so that the loop it
 /// will join goes on running its other hosts meanwhile.
@@ -12,13 +13,31 @@ enum TransportOpening {
     /// A transport and its capture file, handed from the opening thread to the loop
     /// thread once: the opening thread lets go of it before the hand-over, so no two
     /// threads ever use it at the same time.
+    ///
+    /// The hand-over goes through a continuation resumed on the opening thread, which
+    /// orders it, but ThreadSanitizer does not see that (the concurrency runtime's atomics
+    /// are not instrumented): it would report the loop's reads of the transport (its
+    /// descriptor, for `poll`) as racing with the writes that made it. `published`
+    /// states the same order where TSan looks: the opening thread stores it after making
+    /// both, the loop loads it before taking them. Once per host start; nothing on the
+    /// way of a packet.
     final class Opened: @unchecked Sendable {
-        let transport: any HCITransport
-        let capture: BTSnoopFileWriter?
+        private let transport: any HCITransport
+        private let capture: BTSnoopFileWriter?
+        private let published = Atomic<Bool>(false)
 
+        /// On the opening thread, once both are made.
         init(transport: any HCITransport, capture: BTSnoopFileWriter?) {
             self.transport = transport
             self.capture = capture
+            published.store(true, ordering: .releasing)
+        }
+
+        /// On the thread that uses them from now on (the loop's, or the one that closes
+        /// the transport when the loop refused the host).
+        func take() -> (transport: any HCITransport, capture: BTSnoopFileWriter?) {
+            precondition(published.load(ordering: .acquiring), "a transport taken before it was opened")
+            return (transport, capture)
         }
     }
 

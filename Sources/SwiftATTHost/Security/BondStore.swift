@@ -18,7 +18,10 @@ import Synchronization
 /// - A bond made or removed (`save`, `remove`, `removeAll`) is written before the call
 ///   returns. When the write fails the change still holds in memory — the link it came
 ///   from is encrypted with those keys either way — and the call throws, so that the
-///   loss is reported rather than found at the next start.
+///   loss is reported rather than found at the next start. A removal is also told to
+///   the hosts that use the store before the call returns (`observeRemovals`): each
+///   queues its GATT server's forgetting of the peer on its loop, ahead of anything
+///   handed to that loop afterwards.
 /// - What moves while the host runs — a bond's sign counters (`stage`), the GATT state
 ///   of a bonded client (`stageGATTClient`) — changes memory at once and is written by
 ///   the next `flush()` (or with the next change of the first kind). The host flushes
@@ -47,10 +50,16 @@ public final class BondStore: Sendable {
     /// changed the store (`save`, `remove`, `flush()`).
     public typealias Persist = @Sendable (Contents) throws(SecurityStorageError) -> Void
 
+    /// Hears the peers (bonds' `peer`) whose bonds a `remove` or `removeAll` took away.
+    typealias RemovalObserver = @Sendable (Set<BluetoothAddress>) -> Void
+
     private struct State {
         var contents: Contents
         /// Peers whose staged changes no write has kept yet.
         var unsaved: Set<BluetoothAddress> = []
+        /// `observeRemovals`, by the token it returned.
+        var removalObservers: [Int: RemovalObserver] = [:]
+        var nextObserverToken = 0
     }
 
     private let state: Mutex<State>
@@ -63,8 +72,8 @@ public final class BondStore: Sendable {
     private let staged = Atomic<Int>(0)
 
     /// Counts the bonds made and removed so far: what a cache of lookups
-    /// (`IdentityResolver`) or of per-bond state (`BondSync`) compares to know its
-    /// answers still hold. Staged changes do not count.
+    /// (`IdentityResolver`) compares to know its answers still hold. Staged changes do
+    /// not count.
     public var generation: Int { changes.load(ordering: .acquiring) }
 
     /// A store of `bonds` whose changes go to `persist` (nowhere: kept in memory only).
@@ -100,7 +109,7 @@ public final class BondStore: Sendable {
     /// pairing on a link, that link's own state). Throws when it could not be persisted
     /// (it is kept in memory all the same).
     public func save(_ bond: Bond) throws(SecurityStorageError) {
-        try change { contents in
+        try change { contents, _ in
             contents.bonds.removeAll { $0.peer == bond.peer }
             contents.bonds.append(bond)
             return true
@@ -111,21 +120,43 @@ public final class BondStore: Sendable {
     /// none. Throws when the removal could not be persisted.
     @discardableResult
     public func remove(_ peer: BluetoothAddress) throws(SecurityStorageError) -> Bool {
-        try change { contents in
-            let gone = contents.bonds.filter { $0.peer == peer || $0.matches(peer) }.map(\.peer)
-            guard !gone.isEmpty else { return false }
-            contents.bonds.removeAll { gone.contains($0.peer) }
-            for peer in gone { contents.gattClients[peer] = nil }
+        try change { contents, removed in
+            removed = Set(contents.bonds.filter { $0.peer == peer || $0.matches(peer) }.map(\.peer))
+            guard !removed.isEmpty else { return false }
+            contents.bonds.removeAll { removed.contains($0.peer) }
+            for peer in removed { contents.gattClients[peer] = nil }
             return true
         }
     }
 
     /// Forgets every bond. Throws when that could not be persisted.
     public func removeAll() throws(SecurityStorageError) {
-        try change { contents in
+        try change { contents, removed in
+            removed = Set(contents.bonds.map(\.peer))
             contents = Contents()
             return true
         }
+    }
+
+    // MARK: Told of removals
+
+    /// Calls `observer` with the peers of every removal from now on, on the remover's
+    /// thread before `remove` or `removeAll` returns (a write that failed included: the
+    /// removal holds in memory), until `stopObservingRemovals` with the token returned.
+    /// A host queues its server's forgetting of those peers on its loop this way
+    /// (`BondSync`): a later look at the store would miss a bond removed and saved again
+    /// meanwhile, and could come after the peer has reconnected.
+    func observeRemovals(_ observer: @escaping RemovalObserver) -> Int {
+        state.withLock { state in
+            let token = state.nextObserverToken
+            state.nextObserverToken += 1
+            state.removalObservers[token] = observer
+            return token
+        }
+    }
+
+    func stopObservingRemovals(_ token: Int) {
+        state.withLock { _ = $0.removalObservers.removeValue(forKey: token) }
     }
 
     // MARK: Written by the next flush
@@ -196,11 +227,17 @@ public final class BondStore: Sendable {
     }
 
     /// Applies `body`, and persists the result (staged changes with it) when it says
-    /// something changed.
+    /// something changed. The peers whose bonds `body` removed (its second argument) are
+    /// told to the removal observers after the lock (each takes a loop's lock to queue
+    /// a job), before this returns or throws.
     @discardableResult
-    private func change(_ body: (inout Contents) -> Bool) throws(SecurityStorageError) -> Bool {
-        try state.withLock { (state: inout State) throws(SecurityStorageError) -> Bool in
-            guard body(&state.contents) else { return false }
+    private func change(_ body: (inout Contents, inout Set<BluetoothAddress>) -> Bool) throws(SecurityStorageError) -> Bool {
+        var removed: Set<BluetoothAddress> = []
+        var observers: [RemovalObserver] = []
+        defer { for observer in observers { observer(removed) } }
+        return try state.withLock { (state: inout State) throws(SecurityStorageError) -> Bool in
+            guard body(&state.contents, &removed) else { return false }
+            if !removed.isEmpty { observers = Array(state.removalObservers.values) }
             changes.add(1, ordering: .releasing)
             try persist?(state.contents)
             state.unsaved = []

@@ -7,7 +7,13 @@ import SwiftATTGATT
 /// counters the Security Manager stages. And the other way: a server installed, or a
 /// store swapped in (`configureSecurity(bonds:)`, a storage adopted), takes up what the
 /// store kept; a bond removed from the store takes the server's state for the peer with
-/// it (`GATTServer.forgetBond`).
+/// it (`GATTServer.forgetBond`). The store tells of a removal as it happens
+/// (`observeRemovals`), and the host queues `forget` on its loop then: a job handed to
+/// the loop after `remove` returned (the application's next call, a connection it
+/// starts) finds the server's state gone. Comparing the store's bonds with the server's
+/// at the end of a later turn instead would miss a bond removed and saved again in
+/// between (an application restoring the keys), and would come after a reconnection
+/// read in that turn.
 ///
 /// How often that is, and so how often the store's file is written (each write is the
 /// whole file, a sync of it and of its directory, some milliseconds on flash and a
@@ -36,9 +42,8 @@ final class BondSync {
     static let writeInterval: Duration = .seconds(1)
 
     private(set) var store: BondStore
-    /// The store's `generation` when the server's bonded clients were last checked
-    /// against its bonds.
-    private var generation: Int
+    /// What the store calls with its removals (`observeRemovals`), and its token there.
+    private var removals: (observer: BondStore.RemovalObserver, token: Int)?
     private var lastWrite: ContinuousClock.Instant?
     /// `store.stagedChanges` when a write failed: it is not tried again until that moves.
     private var failedAt: Int?
@@ -50,20 +55,37 @@ final class BondSync {
 
     init(store: BondStore) {
         self.store = store
-        generation = store.generation
+    }
+
+    /// From now on the store calls `observer`, on the remover's thread, with the peers
+    /// of each bond removed from it; the host's observer queues `forget` on its loop.
+    /// It moves to a store adopted later, and is dropped when the host stops (`finish`).
+    func observeRemovals(_ observer: @escaping BondStore.RemovalObserver) {
+        if let removals { store.stopObservingRemovals(removals.token) }
+        removals = (observer, store.observeRemovals(observer))
+    }
+
+    /// The bonds with `peers` were removed from the store: the server forgets what it
+    /// kept for them. So does the store, if a turn between the removal and now staged
+    /// the server's state for a peer whose bond was saved again meanwhile.
+    func forget(_ peers: Set<BluetoothAddress>, in server: GATTServer?) {
+        guard let server else { return }
+        let kept = server.bondedIdentities
+        for peer in peers where kept.contains(peer) {
+            server.forgetBond(peer)
+            store.stageGATTClient(nil, of: peer)
+        }
     }
 
     /// Whether this turn has anything to do; a cheap look, made every turn.
     func hasWork(server: GATTServer?) -> Bool {
-        if store.generation != generation { return true }
         if let server, !server.bondedClientChanges.isEmpty { return true }
         return store.hasUnsavedChanges && failedAt != store.stagedChanges
     }
 
-    /// A turn: bonds removed from the store are forgotten by the server, the server's
-    /// changes are staged, and what is staged is written when the interval allows.
+    /// A turn: the server's changes are staged, and what is staged is written when the
+    /// interval allows.
     func turn(server: GATTServer?, now: ContinuousClock.Instant) {
-        if store.generation != generation { forgetRemovedBonds(in: server) }
         if let server { stageChanges(of: server) }
         guard store.hasUnsavedChanges, failedAt != store.stagedChanges else {
             nextDeadline = nil
@@ -80,11 +102,15 @@ final class BondSync {
     /// with, and takes up what it kept for the others.
     func adopt(_ store: BondStore, server: GATTServer?) {
         guard store !== self.store else { return }
+        if let removals {
+            self.store.stopObservingRemovals(removals.token)
+            self.removals = (removals.observer, store.observeRemovals(removals.observer))
+        }
         self.store = store
         failedAt = nil
         lastWrite = nil
         nextDeadline = nil
-        forgetRemovedBonds(in: server)
+        forgetClientsWithoutBond(in: server)
         if let server { load(into: server) }
     }
 
@@ -99,9 +125,11 @@ final class BondSync {
         }
     }
 
-    /// The host stops: the server's last changes are staged and everything staged is
-    /// written now, whatever the interval.
+    /// The host stops: the store no longer tells it of removals, the server's last
+    /// changes are staged and everything staged is written now, whatever the interval.
     func finish(server: GATTServer?) {
+        if let removals { store.stopObservingRemovals(removals.token) }
+        removals = nil
         if let server { stageChanges(of: server) }
         nextDeadline = nil
         guard store.hasUnsavedChanges else { return }
@@ -110,8 +138,7 @@ final class BondSync {
 
     // MARK: Steps
 
-    private func forgetRemovedBonds(in server: GATTServer?) {
-        generation = store.generation
+    private func forgetClientsWithoutBond(in server: GATTServer?) {
         guard let server else { return }
         let bonded = Set(store.bonds.map(\.peer))
         for identity in server.bondedIdentities where !bonded.contains(identity) {
