@@ -24,9 +24,11 @@ public final class HCISocketTransport: HCITransport {
     private var writeBuffer: [UInt8] = []
     /// Where each packet of `send(contentsOf:)` starts in `writeBuffer`, and its end.
     private var writeBounds: [Range<Int>] = []
-    /// The message headers and I/O vectors of one `recvmmsg`/`sendmmsg`.
-    private let messages = UnsafeMutablePointer<cbluetooth_mmsghdr>.allocate(capacity: HCISocketTransport.batch)
-    private let vectors = UnsafeMutablePointer<iovec>.allocate(capacity: HCISocketTransport.batch)
+    /// The message headers and I/O vectors of one `recvmmsg`/`sendmmsg`, freed by
+    /// `deinit`. Allocated once the opening can no longer fail: an initializer that
+    /// throws before every property is set runs no `deinit`, and would leak them.
+    private let messages: UnsafeMutablePointer<cbluetooth_mmsghdr>
+    private let vectors: UnsafeMutablePointer<iovec>
     /// Packets taken or given per system call, at most. Packets come in bursts when the
     /// host is slower than the link (a Number Of Completed Packets per packet sent):
     /// under qemu's emulated CPU each system call costs tens of microseconds.
@@ -93,9 +95,10 @@ public final class HCISocketTransport: HCITransport {
             try FileDescriptor.setNonBlocking(fd, context: name)
         } catch {
             _ = Glibc.close(fd)
-            fileDescriptor = -1
             throw error
         }
+        messages = .allocate(capacity: Self.batch)
+        vectors = .allocate(capacity: Self.batch)
     }
 
     /// Takes over an already open descriptor that keeps packets whole, as the user
@@ -104,6 +107,9 @@ public final class HCISocketTransport: HCITransport {
         self.name = name
         self.index = index
         fileDescriptor = fd
+        messages = .allocate(capacity: Self.batch)
+        vectors = .allocate(capacity: Self.batch)
+        // Every property set: when this throws, `deinit` frees them (and closes `fd`).
         try FileDescriptor.setNonBlocking(fd, context: name)
     }
 
