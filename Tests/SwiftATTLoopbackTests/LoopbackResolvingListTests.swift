@@ -162,16 +162,24 @@ import TestSupport
             Self.bond(older.address, irk: older.identityResolvingKey), Self.bond(newer.address, irk: newer.identityResolvingKey),
         ]))
 
-        let found = try await first("the older bond's peripheral", in: central.scan(services: [])) { device -> DiscoveredDevice? in
-            device.identity == older.address ? device : nil
+        // Both from one scan: a loopback controller reports each advertiser once, as its
+        // scan starts, and a second `scan` begun before the first one's end reached the
+        // loop would join the scan already running and hear neither again.
+        let (olderAddress, newerAddress) = (older.address, newer.address)
+        let both = try await withTimeout(.seconds(30)) { () -> (found: DiscoveredDevice, resolved: DiscoveredDevice)? in
+            var found: DiscoveredDevice?, resolved: DiscoveredDevice?
+            for try await device in central.scan(services: []) {
+                if device.identity == olderAddress { found = device }
+                if device.identity == newerAddress { resolved = device }
+                if let found, let resolved { return (found, resolved) }
+            }
+            return nil
         }
+        let (found, resolved) = try #require(both, "both peripherals scanned")
         #expect(central.controller.addressResolution == .controller(capacity: 1))
         #expect(central.controller.resolvingListEntries.map(\.peerIdentity) == [newer.address])
         // Not in the list: reported under its private address, resolved by the host.
         #expect(found.address != older.address && ResolvablePrivateAddress.resolves(found.address, with: older.identityResolvingKey))
-        let resolved = try await first("the listed peripheral", in: central.scan(services: [])) { device -> DiscoveredDevice? in
-            device.identity == newer.address ? device : nil
-        }
         // In the list: the controller names it by its identity.
         #expect(resolved.address == newer.address)
 
