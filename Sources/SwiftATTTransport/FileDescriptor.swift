@@ -48,10 +48,18 @@ enum FileDescriptor {
     }
 
     /// Writes all of `bytes`, waiting for writability; EPIPE/ECONNRESET become `.closed`.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], timeout: Duration, context: String) throws(TransportError) {
+    ///
+    /// On a socket (`isSocket`) the bytes go with `MSG_NOSIGNAL`: a peer that has closed
+    /// its end must end the transport with `.closed`, not raise SIGPIPE, whose default
+    /// action kills the application that links us. (A pipe or tty cannot take that flag;
+    /// those rarely break, and an application that writes to them already decides.)
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], isSocket: Bool = false, timeout: Duration, context: String) throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes {
+                isSocket ? Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                         : write(fd, $0.baseAddress! + offset, $0.count - offset)
+            }
             if n > 0 { offset += n; continue }
             let e = errno
             if n < 0 && e == EINTR { continue }
@@ -77,6 +85,12 @@ enum FileDescriptor {
             if e == ECONNRESET || e == ENODEV || e == ENXIO || e == EIO { throw .closed(context) }
             throw .systemCall("read", Errno(e), context: context)
         }
+    }
+
+    /// Whether `fd` is a socket, so writes to it can refuse SIGPIPE.
+    static func isSocket(_ fd: Int32) -> Bool {
+        var status = stat()
+        return fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
     }
 
     static func setNonBlocking(_ fd: Int32, context: String) throws(TransportError) {

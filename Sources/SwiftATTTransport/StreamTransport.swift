@@ -11,6 +11,8 @@ public final class StreamTransport: HCITransport {
     private var deframer = H4Deframer()
     private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     private var writeBuffer: [UInt8] = []
+    /// A TCP (or any) socket rather than a serial port: writes go with MSG_NOSIGNAL.
+    private let isSocket: Bool
     /// How long `send` may wait for the peer to drain before failing.
     public var writeTimeout: Duration = .seconds(5)
 
@@ -18,6 +20,7 @@ public final class StreamTransport: HCITransport {
     public init(name: String, fileDescriptor: Int32) throws(TransportError) {
         self.name = name
         self.fileDescriptor = fileDescriptor
+        isSocket = FileDescriptor.isSocket(fileDescriptor)
         try FileDescriptor.setNonBlocking(fileDescriptor, context: name)
     }
 
@@ -39,7 +42,7 @@ public final class StreamTransport: HCITransport {
         writeBuffer.removeAll(keepingCapacity: true)
         writeBuffer.append(packet.type.rawValue)
         writeBuffer.append(contentsOf: packet.bytes)
-        try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
+        try FileDescriptor.writeAll(fileDescriptor, writeBuffer, isSocket: isSocket, timeout: writeTimeout, context: name)
     }
 
     /// The packets framed back to back in one buffer, written at once.
@@ -50,7 +53,7 @@ public final class StreamTransport: HCITransport {
             writeBuffer.append(packet.type.rawValue)
             writeBuffer.append(contentsOf: packet.bytes)
         }
-        try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
+        try FileDescriptor.writeAll(fileDescriptor, writeBuffer, isSocket: isSocket, timeout: writeTimeout, context: name)
     }
 
     public func close() {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A Bumble host (Tests/bench/bumble_peer.py) attached to one of a bench's controllers:
 /// an independent implementation to check swift-att's bytes against.
@@ -37,7 +38,7 @@ public final class BumblePeer {
     }
 
     public func send(_ command: String) {
-        stdin.fileHandleForWriting.write(Data((command + "\n").utf8))
+        PipeWrites.write(command + "\n", to: stdin.fileHandleForWriting.fileDescriptor)
     }
 
     public func stop() {

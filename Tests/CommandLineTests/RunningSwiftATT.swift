@@ -111,8 +111,9 @@ final class RunningSwiftATT {
         return String(line[range.upperBound...].prefix { $0 != " " })
     }
 
+    /// Writes `text` to standard input; a process that has already exited loses it.
     func write(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        PipeWrites.write(text, to: input.fileHandleForWriting.fileDescriptor)
     }
 
     /// SIGINT, then the exit status once standard output has ended (bounded).

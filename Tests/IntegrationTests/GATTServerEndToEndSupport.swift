@@ -40,7 +40,7 @@ final class BumbleClient {
     @discardableResult
     func send(_ step: [String: Any]) throws -> Int {
         let data = try JSONSerialization.data(withJSONObject: step)
-        stdin.fileHandleForWriting.write(data + Data("\n".utf8))
+        PipeWrites.write(Array(data) + [0x0A], to: stdin.fileHandleForWriting.fileDescriptor)
         defer { nextSequence += 1 }
         return nextSequence
     }

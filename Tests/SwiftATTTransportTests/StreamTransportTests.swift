@@ -83,6 +83,37 @@ import SwiftATTTransport
         #expect(throws: TransportError.closed(client.name)) { _ = try client.receive(timeout: .seconds(5)) }
     }
 
+    /// Sending to a peer that has gone ends in `.closed` and raises no SIGPIPE, whose
+    /// default action would kill the application. The signal is blocked on this thread
+    /// for the test, so a raised one stays pending where `sigpending` sees it (the test
+    /// process does not ignore SIGPIPE, which would discard it unseen).
+    @Test func sendingToAPeerThatHasGoneRaisesNoSIGPIPE() throws {
+        let (client, server) = try Self.connectedPair()
+        server.close()
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        // The first write after the close reaches the peer's kernel, which answers with
+        // a reset; a later one fails with EPIPE.
+        var failure: TransportError?
+        for _ in 0..<50 where failure == nil {
+            do { try client.send(HCIPacket(type: .command, bytes: Self.reset.dropFirst())) } catch { failure = error }
+            usleep(10_000)
+        }
+        var pending = sigset_t()
+        sigpending(&pending)
+        let raised = sigismember(&pending, SIGPIPE) == 1
+        if raised {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSignal, nil, &now)
+        }
+        #expect(failure == .closed(client.name))
+        #expect(!raised, "a write to the closed socket raised SIGPIPE")
+    }
+
     @Test func badIndicatorIsAFramingError() throws {
         let (client, server) = try Self.connectedPair()
         let junk: [UInt8] = [0x09, 0x00]
