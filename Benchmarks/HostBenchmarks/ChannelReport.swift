@@ -90,13 +90,13 @@ struct ChannelReport {
         var hosted: [Double] = []
         let packets = octets / 247
         for _ in 0..<runs {
-            let rawBench = try BumbleBench(controllers: 2, leACLLength: 251)
+            let rawBench = try await BumbleBench(controllers: 2, leACLLength: 251)
             var pump = try RawACLPump(senderPort: rawBench.ports[0], receiverPort: rawBench.ports[1])
             let sample = try pump.run(valueLength: 244, warmup: packets / 10, count: packets)
             raw.append(sample.perSecond * 247 / 1e6)
             pump.close()
             rawBench.stop()
-            let bench = try BumbleBench(controllers: 2, leACLLength: 251)
+            let bench = try await BumbleBench(controllers: 2, leACLLength: 251)
             let result = try await ChannelBench.run(
                 peripheral: .tcpClient(host: "127.0.0.1", port: bench.ports[0]),
                 central: .tcpClient(host: "127.0.0.1", port: bench.ports[1]),

@@ -86,7 +86,7 @@ enum ConnectionSetupBench {
     /// then `rounds` timed ones. A round is one connection of each central, uncaptured
     /// then captured; swift-att goes first in even rounds, Bumble in odd ones.
     static func runSet(rounds: Int, warmup: Int) async throws -> SetResult {
-        let bench = try BumbleBench(controllers: 4, leACLLength: 251)
+        let bench = try await BumbleBench(controllers: 4, leACLLength: 251)
         defer { bench.stop() }
         let directory = FileManager.default.temporaryDirectory
         let swiftCapture = directory.appendingPathComponent("swift-att-connect-\(bench.ports[0]).btsnoop").path

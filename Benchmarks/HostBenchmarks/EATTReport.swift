@@ -91,14 +91,14 @@ struct EATTReport {
         var overDiscovery: [(oneBearer: Double, enhanced: Double)] = []
         var bumbleOver: [Figures] = []
         for _ in 0..<runs {
-            let bench = try BumbleBench(controllers: 2, leACLLength: 251)
+            let bench = try await BumbleBench(controllers: 2, leACLLength: 251)
             let figures = try await measure(peripheral: .tcpClient(host: "127.0.0.1", port: bench.ports[0]),
                                             central: .tcpClient(host: "127.0.0.1", port: bench.ports[1]), units: overUnits)
             bench.stop()
             over.append(figures.oneBearer)
             overEnhanced.append(figures.enhanced)
             if let discovery = figures.discovery { overDiscovery.append(discovery) }
-            let bumbleBench = try BumbleBench(controllers: 2, leACLLength: 251)
+            let bumbleBench = try await BumbleBench(controllers: 2, leACLLength: 251)
             bumbleOver.append(try bumble(units: overUnits, transports: bumbleBench.ports, runs: 1).figures)
             bumbleBench.stop()
         }

@@ -178,7 +178,7 @@ struct PairingReport {
     /// 4 and 5 the Bumble hosts. Every process is started and every link is up before
     /// the first pair is measured, and the pairs are measured one after another.
     private func overControllersRound() async throws -> [(OverControllers, PairingSample)] {
-        let bench = try BumbleBench(controllers: 6, leACLLength: 251)
+        let bench = try await BumbleBench(controllers: 6, leACLLength: 251)
         defer { bench.stop() }
         let tcp = bench.ports.map { TransportSpecification.tcpClient(host: "127.0.0.1", port: $0) }
         let method = BenchPairingMethod.justWorks

@@ -236,14 +236,14 @@ if !withBumble || !BumbleHostFigures.available {
         var raw: [Sample] = []
         var hosted: [[Sample]] = ceilingLayouts.map { _ in [] }
         for _ in 0..<runs {
-            let rawBench = try BumbleBench(controllers: 2, leACLLength: 251)
+            let rawBench = try await BumbleBench(controllers: 2, leACLLength: 251)
             var pump = try RawACLPump(senderPort: rawBench.ports[0], receiverPort: rawBench.ports[1])
             raw.append(try pump.run(valueLength: length, warmup: overCount / 10, count: overCount))
             pump.close()
             rawBench.stop()
 
             for (i, layout) in ceilingLayouts.enumerated() {
-                let hostBench = try BumbleBench(controllers: 2, leACLLength: 251)
+                let hostBench = try await BumbleBench(controllers: 2, leACLLength: 251)
                 let bench = try await NotificationBench.start(
                     peripheral: .tcpClient(host: "127.0.0.1", port: hostBench.ports[0]),
                     centrals: [.tcpClient(host: "127.0.0.1", port: hostBench.ports[1])], valueLength: length, layout: layout)

@@ -31,13 +31,24 @@ public final class BumbleBench {
     }
 
     /// Makes sure Bumble is installed in the bench's virtual environment (idempotent).
+    /// Looks for the package's files rather than importing it: every bench of a run calls
+    /// this, and a Python started to import Bumble blocks a thread of Swift's pool for a
+    /// second or more on a loaded machine.
     public static func ensureInstalled() throws {
-        if FileManager.default.isExecutableFile(atPath: python.path),
-           (try? runQuiet(python.path, ["-c", "import bumble"])) == 0 {
+        if FileManager.default.isExecutableFile(atPath: python.path), isBumbleInVirtualEnvironment {
             return
         }
         let status = try runQuiet("/bin/bash", [benchDirectory.appendingPathComponent("setup.sh").path])
         guard status == 0 else { throw Failure.setupFailed("Tests/bench/setup.sh exited with \(status)") }
+    }
+
+    /// `.venv/lib/python3.*/site-packages/bumble/__init__.py` exists.
+    static var isBumbleInVirtualEnvironment: Bool {
+        let lib = benchDirectory.appendingPathComponent(".venv/lib")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
+        return versions.contains { version in
+            FileManager.default.fileExists(atPath: lib.appendingPathComponent("\(version)/site-packages/bumble/__init__.py").path)
+        }
     }
 
     @discardableResult
@@ -77,7 +88,14 @@ public final class BumbleBench {
     }
 
     /// Starts `count` linked controllers and waits until they listen.
-    public init(controllers count: Int, leACLLength: Int? = nil) throws {
+    ///
+    /// Asynchronous so that the wait holds no thread: Swift Testing starts every test at
+    /// once, and the suites start some seventy benches. Each one's Python takes a second
+    /// or more to listen on a loaded machine; waiting for it in `poll(2)` blocked a
+    /// thread of the cooperative pool (two on these machines) for that long, and the
+    /// benches starting together held both for minutes: every other test stopped, and
+    /// timed out.
+    public init(controllers count: Int, leACLLength: Int? = nil) async throws {
         try Self.ensureInstalled()
         ports = Self.freePorts(count)
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-bench-\(ports[0]).log")
@@ -95,17 +113,21 @@ public final class BumbleBench {
         process.standardError = try FileHandle(forWritingTo: logURL)
         try process.run()
         // Wait (bounded) for the READY line.
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = ContinuousClock.now + .seconds(30)
         var output = Data()
         let handle = stdout.fileHandleForReading
         while !String(decoding: output, as: UTF8.self).contains("\n") {
-            guard Date() < deadline, process.isRunning else {
+            guard ContinuousClock.now < deadline, process.isRunning else {
                 stop()
                 let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
                 throw Failure.notReady(String(decoding: output, as: UTF8.self) + log.suffix(2000))
             }
             var pfd = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&pfd, 1, 200) > 0 { output.append(handle.availableData) }
+            if poll(&pfd, 1, 0) > 0 {
+                output.append(handle.availableData)
+            } else {
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
         guard String(decoding: output, as: UTF8.self).hasPrefix("READY") else {
             stop()

@@ -24,7 +24,7 @@ struct BondFileEndToEndTests {
     }
 
     @Test func infoUsesTheSameIdentityEveryRun() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let scratch = try BondsCommandTests.Scratch()
         let path = scratch.path("bonds.json")
@@ -45,7 +45,7 @@ struct BondFileEndToEndTests {
     }
 
     @Test func aCentralAndAPeripheralBondOnceAndEncryptAgainLater() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let scratch = try BondsCommandTests.Scratch()
         let peripheralBonds = scratch.path("peripheral/bonds.json")
@@ -98,7 +98,7 @@ struct BondFileEndToEndTests {
     /// A corrupt bond file stops the host with the file and JSON path named, exit 1,
     /// and is left as it was.
     @Test func aCorruptBondFileStopsTheHost() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let scratch = try BondsCommandTests.Scratch()
         let path = scratch.path("bonds.json")

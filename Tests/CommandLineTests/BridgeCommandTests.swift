@@ -29,7 +29,7 @@ struct BridgeCommandTests {
     /// tcp ⇄ tcp-server: `swift-att info` on the far side reads the Bumble controller
     /// through the bridge; the bridge ends when that client goes, and counts what it moved.
     @Test func tcpToTCPServer() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let port = BumbleBench.freePorts(1)[0]
         let bridge = try RunningSwiftATT([bench.transports[0], "tcp-server:127.0.0.1:\(port)"], command: "bridge", errorsInOutput: true)
@@ -62,7 +62,7 @@ struct BridgeCommandTests {
     /// Ctrl-C while a tcp-server end still waits for its client ends the bridge (it used
     /// to be caught and ignored until the client came).
     @Test func ctrlCWhileWaitingForTheClientEndsTheBridge() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let port = BumbleBench.freePorts(1)[0]
         let bridge = try RunningSwiftATT([bench.transports[0], "tcp-server:127.0.0.1:\(port)"], command: "bridge", errorsInOutput: true)
@@ -74,7 +74,7 @@ struct BridgeCommandTests {
     /// serial ⇄ tcp: an HCI Reset written to a pseudo-terminal reaches the controller and
     /// its Command Complete comes back; SIGTERM ends the bridge with status 0.
     @Test func serialToTCP() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         var name = [CChar](repeating: 0, count: 128)
         let master = pseudo_terminal_open(&name, 128)

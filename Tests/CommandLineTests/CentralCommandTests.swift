@@ -17,7 +17,7 @@ struct CentralCommandTests {
 
     /// Bumble's GATT server on controller 0; the transport of controller 1 for swift-att.
     static func bumbleServer() async throws -> (BumbleBench, BumblePeer, String) {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let server = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:0B", arguments: [], script: "bumble_server.py")
         _ = try await server.next("ready")
         return (bench, server, bench.transports[1])
@@ -131,7 +131,7 @@ struct CentralCommandTests {
     }
 
     @Test func seedFlowsAgainstSwiftATTPeripheral() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let transport = bench.transports[1]
 

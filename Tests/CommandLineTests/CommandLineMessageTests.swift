@@ -130,7 +130,7 @@ struct CommandLineMessageTests {
 @Suite("swift-att messages against a peer", .serialized)
 struct CommandLinePeerMessageTests {
     @Test func applicationErrorAndOneChunk() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let transport = bench.transports[1]
 

@@ -11,7 +11,7 @@ struct DiscoverValuesTests {
     /// A heart-rate monitor with Battery and Device Information on controller 0; the
     /// transport of controller 1 for the central.
     static func heartRateMonitor() async throws -> (BumbleBench, RunningSwiftATT, String) {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let peripheral = try RunningSwiftATT([
             "heart-rate", "--transport", bench.transports[0], "--interval", "1000", "--json", "--battery", "--level", "80",
             "--drain", "0", "--device-information", "--pnp-id", "usb:1d6b:0246:0100", "--system-id", "efcdab8967452301",
@@ -107,7 +107,7 @@ struct DiscoverValuesTests {
         let scratch = try BondsCommandTests.Scratch()
         let file = scratch.url.appendingPathComponent("values.json")
         try Self.valuesDatabase.write(to: file, atomically: true, encoding: .utf8)
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningSwiftATT(["--database", file.path, "--transport", bench.transports[0], "--json"])
         defer { peripheral.stop() }

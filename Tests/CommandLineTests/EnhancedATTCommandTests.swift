@@ -51,7 +51,7 @@ struct EnhancedATTCommandTests {
     }
 
     @Test func aCentralOpensThreeBearersAndItsReadsGoOutOnThem() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let (peripheral, address) = try await PairingCommandTests.sensorPeripheral(on: bench, ["--eatt"])
         defer { peripheral.stop() }
@@ -112,7 +112,7 @@ struct EnhancedATTCommandTests {
     }
 
     @Test func aPeripheralWithoutEnhancedATTIsReadOverTheUnenhancedBearer() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let (peripheral, address) = try await PairingCommandTests.sensorPeripheral(on: bench)
         defer { peripheral.stop() }
@@ -145,7 +145,7 @@ struct EnhancedATTCommandTests {
     /// Supported Features) still takes its Control Point writes and notifies its
     /// measurements to a central that opened bearers.
     @Test func aProfileServedWithEnhancedATTKeepsNotifying() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningSwiftATT(["heart-rate", "--eatt", "--interval", "100", "--json", "--transport", bench.transports[0]])
         defer { peripheral.stop() }

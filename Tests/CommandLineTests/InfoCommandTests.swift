@@ -10,7 +10,7 @@ struct InfoCommandTests {
     /// Against a Bumble virtual controller: the start-up sequence's findings, a capture
     /// written with --btsnoop that dump decodes, and the JSON form.
     @Test func readsABumbleController() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-info-\(getpid()).btsnoop")
         defer { try? FileManager.default.removeItem(at: capture) }

@@ -31,7 +31,7 @@ struct L2CAPCommandTests {
     // MARK: swift-att to swift-att
 
     @Test func bytesPipedIntoConnectArriveOnListensStandardOutputAndBack() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
 
         // connect → listen: the listener's standard input stays open (a pipe nobody
@@ -70,7 +70,7 @@ struct L2CAPCommandTests {
     }
 
     @Test func benchReportsTheOctetsSentAndReceived() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let listener = try RunningSwiftATT(["listen", "0x80", "--bench", "--json", "--name", "l2cap-bench", "--transport", bench.transports[0]],
                                            command: "l2cap")
@@ -116,7 +116,7 @@ struct L2CAPCommandTests {
     }
 
     @Test func aPSMNobodyListensOnIsRefusedAndCtrlCClosesTheChannel() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let listener = try RunningSwiftATT(["listen", "0x80", "--name", "l2cap-refuse", "--transport", bench.transports[0]],
                                            command: "l2cap")
@@ -145,7 +145,7 @@ struct L2CAPCommandTests {
     // MARK: Against Bumble's L2CAP
 
     @Test func connectTalksToBumblesListenerBothWays() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let address = "C0:B0:00:00:00:32"
         // Bumble takes SDUs up to 512 octets in K-frames of 100, 8 credits at a time.

@@ -16,7 +16,7 @@ import TestSupport
     /// Bumble advertising as "bumble-smp" with `options` on controller 0; the transport of
     /// controller 1 for swift-att.
     static func bumble(_ options: [String]) async throws -> (BumbleBench, BumblePeer, String) {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let peer = try BumblePeer(bench: bench, controller: 0, address: bumbleAddress,
                                   arguments: options + ["advertise", "--name", "bumble-smp", "--readvertise"])
         _ = try await peer.next("ready")
@@ -114,7 +114,7 @@ import TestSupport
     }
 
     @Test func aPeripheralShowsItsPasskeyToAPairingCentral() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let database = Repository.url("Fixtures/gatt/sensor.json").path
         let peripheral = try RunningSwiftATT(["--database", database, "--io", "display", "--passkey", "654321", "--json",
@@ -153,7 +153,7 @@ import TestSupport
     /// Two swift-att processes over Bumble's controllers: the JSON database's
     /// "encrypted" value is refused, the central pairs by itself, reads it; both report it.
     @Test func aSwiftATTCentralPairsWithASwiftATTPeripheralToReadItsSecret() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let (peripheral, address) = try await Self.sensorPeripheral(on: bench)
         defer { peripheral.stop() }
@@ -170,7 +170,7 @@ import TestSupport
     /// `--security`: the link is secured as soon as it is up, before the action; a level
     /// the two sides cannot reach ends the command with what was reached.
     @Test func securityLevelAskedUpFront() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let (peripheral, address) = try await Self.sensorPeripheral(on: bench)
         defer { peripheral.stop() }
@@ -197,7 +197,7 @@ import TestSupport
     /// central's bond file: the peripheral takes the Signed Write Command only because the
     /// key in it is the one the central gave when they bonded.
     @Test func aSignedWriteFromABondedCentral() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-signed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

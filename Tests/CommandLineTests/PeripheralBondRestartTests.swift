@@ -31,7 +31,7 @@ struct PeripheralBondRestartTests {
     }
 
     @Test func aBondedCentralIsNotifiedAfterRestartsAndToldOfAChangedDatabase() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let scratch = try BondsCommandTests.Scratch()
         let bonds = scratch.path("bonds.json")

@@ -10,7 +10,7 @@ struct PeripheralCommandTests {
     // MARK: heart-rate (seed 002)
 
     @Test func heartRate() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningSwiftATT(["heart-rate", "--transport", bench.transports[0], "--interval", "100", "--json"])
         defer { peripheral.stop() }
@@ -66,7 +66,7 @@ struct PeripheralCommandTests {
     /// killed: the TCP transport reads end of file): the command says so on standard
     /// error, naming the transport, and exits 3 (the transport failed) instead of hanging.
     @Test func aControllerThatVanishesEndsTheCommandWithAnError() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let transport = bench.transports[0]
         let peripheral = try RunningSwiftATT(["heart-rate", "--transport", transport, "--interval", "100", "--json"])
@@ -82,7 +82,7 @@ struct PeripheralCommandTests {
     // MARK: transfer (seed 000)
 
     @Test func transfer() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         // Long enough for many chunks, with characters split across chunk boundaries.
         let text = (1...40).map { "Chunk line \($0): naïve café — ünïcödé ✓." }.joined(separator: " ")
@@ -123,7 +123,7 @@ struct PeripheralCommandTests {
     /// "ready to update" and the text still arrives whole and in order. (Whether it pauses
     /// depends on how fast Bumble drains the link, so that alone is not asserted.)
     @Test func longTransferFromAFile() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let text = (1...3000).map { "w\($0)" }.joined(separator: " ")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("swift-att-transfer-\(UUID().uuidString).txt")
@@ -162,7 +162,7 @@ struct PeripheralCommandTests {
     // MARK: hc08 (seed 003)
 
     @Test func hc08() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningSwiftATT(["hc08", "--transport", bench.transports[0], "--json"])
         defer { peripheral.stop() }
@@ -192,7 +192,7 @@ struct PeripheralCommandTests {
     // MARK: light (seed 001)
 
     @Test func light() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningSwiftATT(["light", "--transport", bench.transports[0], "--name", "Lights"])
         defer { peripheral.stop() }

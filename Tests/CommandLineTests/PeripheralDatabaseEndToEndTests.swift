@@ -21,7 +21,7 @@ struct PeripheralDatabaseEndToEndTests {
     // MARK: heart-rate with Battery and Device Information
 
     @Test func heartRateMonitorWithBatteryAndDeviceInformation() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningSwiftATT([
             "heart-rate", "--transport", bench.transports[0], "--interval", "100", "--json", "--battery", "--level", "77",
@@ -69,7 +69,7 @@ struct PeripheralDatabaseEndToEndTests {
     // MARK: transfer at ATT_MTU 247
 
     @Test func transferFillsEachNotificationAtMTU247() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let text = (1...120).map { "line \($0): ünïcödé ✓" }.joined(separator: "\n")
         let count = text.utf8.count
@@ -100,7 +100,7 @@ struct PeripheralDatabaseEndToEndTests {
     // MARK: battery
 
     @Test func batteryLevelIsReadSetAndDrained() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningSwiftATT(["battery", "--transport", bench.transports[0], "--level", "42", "--drain", "300", "--json"])
         defer { peripheral.stop() }
@@ -137,7 +137,7 @@ struct PeripheralDatabaseEndToEndTests {
     // MARK: device-information
 
     @Test func deviceInformationServesTheGivenValues() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try RunningSwiftATT([
             "device-information", "--transport", bench.transports[0], "--manufacturer", "Acme Sensors", "--model", "",
@@ -170,7 +170,7 @@ struct PeripheralDatabaseEndToEndTests {
     // MARK: --database
 
     @Test func databaseFileIsServedAsWritten() async throws {
-        let bench = try BumbleBench(controllers: 3)
+        let bench = try await BumbleBench(controllers: 3)
         defer { bench.stop() }
         let file = FixtureFiles.url("gatt/sensor.json").path
         let peripheral = try RunningSwiftATT(["--database", file, "--transport", bench.transports[0], "--json"])

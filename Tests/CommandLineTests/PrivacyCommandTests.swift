@@ -21,7 +21,7 @@ struct PrivacyCommandTests {
     }
 
     @Test func thePeripheralAdvertisesFromPrivateAddressesOfItsIdentity() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -58,7 +58,7 @@ struct PrivacyCommandTests {
     /// A bond file whose adapter IRK is all zeros (hand-edited) is refused as the bond
     /// file it is, naming the member, by every command, with or without `--privacy`.
     @Test func aBondFileWithAZeroIRKIsRefused() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func keysInScreenOut() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let server = try BumblePeer(bench: bench, controller: 0, address: Self.bumbleAddress, arguments: [], script: "bumble_server.py")
         defer { server.stop(); bench.stop() }
         _ = try await server.next("ready")
@@ -101,7 +101,7 @@ import Testing
     @Test func historyIsKeptAcrossRunsAndCtrlCCancelsAScan() async throws {
         let home = try Self.home()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let first = try TerminalSession(["central", "shell", "--transport", bench.transports[0]], home: home)
         try await first.waitFor("the prompt") { $0.cursorLine == "[not connected]> " }
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func pairingAsksAtThePrompt() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let address = "C0:B0:00:00:00:31"
         let bumble = try BumblePeer(bench: bench, controller: 0, address: address,
                                     arguments: ["--io", "display", "--passkey", "000123", "advertise", "--name", "bumble-smp", "--readvertise"])

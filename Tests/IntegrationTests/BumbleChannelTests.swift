@@ -37,7 +37,7 @@ import TestSupport
         let peer: Peer
 
         static func start(_ options: [String]) async throws -> CentralSide {
-            let bench = try BumbleBench(controllers: 2)
+            let bench = try await BumbleBench(controllers: 2)
             let bumble = try BumblePeer(bench: bench, controller: 0, address: bumbleAddress,
                                         arguments: ["listen", "--psm", "0x80"] + options, script: "bumble_l2cap.py")
             _ = try await bumble.next("ready")
@@ -175,7 +175,7 @@ import TestSupport
 
         static func start(mode: String, channels: Int = 1, parameters: L2CAPChannelParameters = .init(),
                           bumble options: [String] = []) async throws -> PeripheralSide {
-            let bench = try BumbleBench(controllers: 2)
+            let bench = try await BumbleBench(controllers: 2)
             let database = try GATTDatabase(services: [], genericAccess: GATTGenericAccess(deviceName: "l2cap", appearance: 0))
             let peripheral = try await Peripheral.start(transport: try TransportSpecification(parsing: bench.transports[0]),
                                                         database: database)

@@ -26,7 +26,7 @@ import TestSupport
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     @Test func swiftATTReadsBumblesDatabaseOverFiveBearersAtOnce() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let bumble = try BumblePeer(bench: bench, controller: 0, address: Self.bumbleAddress,
                                     arguments: ["serve", "--values", String(Self.valueCount)], script: "bumble_eatt.py")
         _ = try await bumble.next("ready")
@@ -73,7 +73,7 @@ import TestSupport
     }
 
     @Test func bumbleReadsSwiftATTsDatabaseOverFiveBearersAfterPairing() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let characteristics = (0..<Self.valueCount).map { index in
             GATTCharacteristic(uuid: BluetoothUUID(UInt16(0xEA80 + index)), properties: [.read], value: .fixed(Self.value(index)))
         }
@@ -124,7 +124,7 @@ import TestSupport
 
     /// A server that does not listen on 0x0027: the refusal is typed, the link goes on.
     @Test func aBumbleWithoutEnhancedATTRefusesAndReadsStillWork() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let bumble = try BumblePeer(bench: bench, controller: 0, address: Self.bumbleAddress,
                                     arguments: ["serve", "--values", "3", "--no-eatt"], script: "bumble_eatt.py")
         _ = try await bumble.next("ready")

@@ -74,7 +74,7 @@ import TestSupport
         static func start(bumble options: [String], io: IOCapability = .noInputNoOutput, mitm: Bool = false,
                           secureConnections: SecureConnectionsMode = .preferred,
                           delegate: (any PairingDelegate)? = AutomaticPairingDelegate()) async throws -> CentralSide {
-            let bench = try BumbleBench(controllers: 2)
+            let bench = try await BumbleBench(controllers: 2)
             let bumble = try BumblePeer(bench: bench, controller: 0, address: bumbleAddress,
                                         arguments: ["--irk", bumbleIRK] + options + ["advertise", "--name", "bumble-smp", "--service", "FEE0", "--readvertise"])
             _ = try await bumble.next("ready")
@@ -245,7 +245,7 @@ import TestSupport
     }
 
     @Test func aBondedPeerOnAResolvablePrivateAddressIsKnownByItsIdentity() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let bumble = try BumblePeer(bench: bench, controller: 0, address: Self.bumbleAddress,
                                     arguments: ["--irk", Self.bumbleIRK, "--privacy",
@@ -320,7 +320,7 @@ import TestSupport
 
         static func start(bumble options: [String], central arguments: [String] = [], io: IOCapability = .noInputNoOutput,
                           mitm: Bool = false, delegate: (any PairingDelegate)? = AutomaticPairingDelegate()) async throws -> PeripheralSide {
-            let bench = try BumbleBench(controllers: 2)
+            let bench = try await BumbleBench(controllers: 2)
             let service = GATTService(uuid: BluetoothUUID(0xFEE0), characteristics: [
                 GATTCharacteristic(uuid: BluetoothUUID(0xFEE1), properties: [.read],
                                    permissions: AttributePermissions(read: .encrypted), value: .fixed(Array("sealed".utf8))),

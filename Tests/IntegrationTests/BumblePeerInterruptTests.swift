@@ -17,7 +17,7 @@ import Testing
 /// every later connect with Command Disallowed) takes the next connection.
 @Suite struct BumblePeerInterruptTests {
     @Test func ctrlCDisconnectsFirstAndTheControllerTakesTheNextConnection() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let database = try GATTDatabase(services: [], genericAccess: GATTGenericAccess(deviceName: "ctrl-c", appearance: 0))
         // One central at a time: advertising comes back only once the first link is gone.

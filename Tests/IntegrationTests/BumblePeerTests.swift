@@ -13,7 +13,7 @@ import SwiftATTTransport
     /// Bumble advertises; swift-att scans, decodes Bumble's advertising data, connects
     /// and disconnects; Bumble reports the connection from swift-att's random address.
     @Test func swiftCentralAgainstBumblePeripheral() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peer = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:01",
                                   arguments: ["advertise", "--name", "bumble-hr", "--service", "180D", "--service", "180A"])
@@ -54,7 +54,7 @@ import SwiftATTTransport
     /// swift-att advertises data built by the Advertising target; Bumble's scanner
     /// parses it independently and finds the name and services.
     @Test func bumbleScannerReadsSwiftAdvertising() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
         let info = try await controller.start()
@@ -79,7 +79,7 @@ import SwiftATTTransport
     /// signaling; swift-att accepts them, sends LE Connection Update, and both sides see
     /// the new interval (Bumble reports it in ms: 50 ms = 40 × 1.25 ms).
     @Test func connectionParameterUpdateAndAPeripheralsPairingRequestRefused() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peer = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:03",
                                   arguments: ["advertise", "--name", "bumble-signaling"])

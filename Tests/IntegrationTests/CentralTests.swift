@@ -25,7 +25,7 @@ import SwiftATTTransport
     }
 
     @Test func scanFiltersAndConnect() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let peripheral = try await Self.startPeripheral(bench)
         let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
@@ -62,7 +62,7 @@ import SwiftATTTransport
     }
 
     @Test func connectingToNobodyTimesOut() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[0]))
         do {

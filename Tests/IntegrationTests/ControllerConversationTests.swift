@@ -8,7 +8,7 @@ import SwiftATTTransport
 /// The Swift HCI layer against Bumble's virtual controllers over TCP.
 @Suite(.serialized) struct ControllerConversationTests {
     @Test func resetAndReadAddress() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[1]))
         _ = try await controller.send(Reset())
@@ -22,7 +22,7 @@ import SwiftATTTransport
     /// BENCH.md quirk 1: some commands are never answered. The command fails with a
     /// typed timeout naming it, its credit comes back, and the next command works.
     @Test func unansweredCommandTimesOutAndFreesTheCredit() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
         // LE Encrypt (0x2017) with a 32-byte key+plaintext: Bumble never answers it.
@@ -44,7 +44,7 @@ import SwiftATTTransport
     /// Privacy Mode answered with Success; Remove and both Read Resolvable Address never
     /// answered (BENCH.md quirk 1), each failing with a timeout that frees the credit.
     @Test func bumblesControllerAndTheResolvingListCommands() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
         let info = try await controller.start()
@@ -81,7 +81,7 @@ import SwiftATTTransport
     }
 
     @Test func closingFailsPendingWork() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
         await controller.close()
@@ -90,7 +90,7 @@ import SwiftATTTransport
 
     /// The controller process dies: the host reports a transport error, nothing hangs.
     @Test func controllerVanishing() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         let controller = try await Controller.open(try TransportSpecification(parsing: bench.transports[0]))
         _ = try await controller.send(ReadBDADDR())
         bench.stop()
@@ -116,8 +116,8 @@ import SwiftATTTransport
     /// Two controllers on one `HostEventLoop` thread: the one whose process dies stops
     /// with a transport error; the other goes on answering on the same thread.
     @Test func aControllerVanishingStopsOnlyItsOwnHostOnASharedLoop() async throws {
-        let doomed = try BumbleBench(controllers: 1)
-        let survivor = try BumbleBench(controllers: 1)
+        let doomed = try await BumbleBench(controllers: 1)
+        let survivor = try await BumbleBench(controllers: 1)
         defer { survivor.stop() }
         let loop = try HostEventLoop()
         let first = try await Controller.open(try TransportSpecification(parsing: doomed.transports[0]), on: loop)

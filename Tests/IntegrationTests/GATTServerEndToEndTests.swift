@@ -623,7 +623,7 @@ final class Rig {
     private var clients: [BumbleClient] = []
 
     init(controllers: Int) async throws {
-        bench = try BumbleBench(controllers: controllers)
+        bench = try await BumbleBench(controllers: controllers)
         db = try TestDatabase()
         do {
             peripheral = try await Peripheral.start(transport: try TransportSpecification(parsing: bench.transports[0]), database: db.database)

@@ -55,7 +55,7 @@ import SwiftATTTransport
     }
 
     @Test func startupReadsWhatTheHostNeeds() async throws {
-        let bench = try BumbleBench(controllers: 1)
+        let bench = try await BumbleBench(controllers: 1)
         defer { bench.stop() }
         let (controller, info) = try await Self.open(bench.transports[0])
         #expect(info.publicAddress.description == "F0:F0:F0:F0:00:01")
@@ -69,7 +69,7 @@ import SwiftATTTransport
     }
 
     @Test func advertiseScanConnectDisconnect() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let captures = CaptureFiles(names: ["swift-att-link-layer-peripheral", "swift-att-link-layer-central"])
         defer { captures.remove() }

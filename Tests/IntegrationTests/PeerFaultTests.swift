@@ -17,7 +17,7 @@ import SwiftATTTransport
     /// database discovered.
     static func connect(transactionTimeout: Duration = .seconds(30)) async throws
         -> (BumbleBench, BumblePeer, Central, Peer, GATTClientDatabase) {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         let server = try BumblePeer(bench: bench, controller: 0, address: PeerTests.serverAddress, arguments: [], script: "bumble_server.py")
         _ = try await server.next("ready")
         let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]), transactionTimeout: transactionTimeout)

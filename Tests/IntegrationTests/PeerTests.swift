@@ -23,7 +23,7 @@ import SwiftATTTransport
         let peer: Peer
 
         static func start() async throws -> Session {
-            let bench = try BumbleBench(controllers: 2)
+            let bench = try await BumbleBench(controllers: 2)
             let server = try BumblePeer(bench: bench, controller: 0, address: PeerTests.serverAddress, arguments: [], script: "bumble_server.py")
             _ = try await server.next("ready")
             let central = try await Central.start(transport: try TransportSpecification(parsing: bench.transports[1]))
@@ -214,7 +214,7 @@ import SwiftATTTransport
     }
 
     @Test func twoLinksAtOnce() async throws {
-        let bench = try BumbleBench(controllers: 3)
+        let bench = try await BumbleBench(controllers: 3)
         defer { bench.stop() }
         let first = try BumblePeer(bench: bench, controller: 0, address: "C0:B0:00:00:00:0A", arguments: ["--name", "Bumble One"], script: "bumble_server.py")
         defer { first.stop() }

@@ -34,7 +34,7 @@ import SwiftATTTransport
     }
 
     @Test func bumbleCentralDiscoversReadsWritesAndReceivesNotifications() async throws {
-        let bench = try BumbleBench(controllers: 2)
+        let bench = try await BumbleBench(controllers: 2)
         defer { bench.stop() }
         let writes = Writes()
         let (database, measurement) = try Self.heartRateDatabase(controlPointWrites: writes)

@@ -84,7 +84,7 @@ import SwiftATTTransport
         _ readvertising: Readvertising,
         _ body: (Peripheral, PeripheralEventLog, BumbleClient) async throws -> Void
     ) async throws {
-        let bench = try BumbleBench(controllers: 3)
+        let bench = try await BumbleBench(controllers: 3)
         defer { bench.stop() }
         let value = GATTCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read], value: .fixed([50]))
         let database = try GATTDatabase(services: [GATTService(uuid: BluetoothUUID(0x180F), characteristics: [value])])
