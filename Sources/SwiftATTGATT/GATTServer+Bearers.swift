@@ -9,7 +9,10 @@ extension GATTServer {
     /// Database Hash. And pushes follow the unenhanced bearer's ATT_MTU, as they go out
     /// on it: an Enhanced bearer's does not change the connection's.
     public enum Bearer: Hashable, Sendable, CustomStringConvertible {
+        /// The fixed ATT channel (CID 0x0004), always there.
         case unenhanced
+        /// An Enhanced ATT bearer: an L2CAP Enhanced Credit Based channel on PSM 0x0027,
+        /// named by this host's CID of it.
         case enhanced(cid: UInt16)
 
         public var description: String {
