@@ -18,6 +18,12 @@
  *       same notifications (`swift-att peripheral transfer`). Prints "PUMP advertising
  *       ADDRESS" once advertising, and "PUMP sent N packets in S s" at the end; the
  *       receiver times them.
+ *
+ *   hci_baseline clock COUNT
+ *       What one clock read costs here: COUNT reads of CLOCK_BOOTTIME (Swift's
+ *       ContinuousClock) and of CLOCK_MONOTONIC, each timed as a whole. Under TCG a read
+ *       may leave the vDSO for an emulated clock device, which makes every clock read of
+ *       a host's turn count. Prints "CLOCK boottime N ns monotonic M ns per read".
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -252,12 +258,27 @@ static int pump(int fd, int count, int value_length) {
     return 0;
 }
 
+static double per_read_ns(clockid_t clock, int count) {
+    struct timespec t0, t1, scratch;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < count; i++) clock_gettime(clock, &scratch);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / count;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "clock") == 0 && atoi(argv[2]) >= 1) {
+        int count = atoi(argv[2]);
+        double boottime = per_read_ns(CLOCK_BOOTTIME, count), monotonic = per_read_ns(CLOCK_MONOTONIC, count);
+        printf("CLOCK boottime %.0f ns monotonic %.0f ns per read\n", boottime, monotonic);
+        return 0;
+    }
     int is_round_trip = argc == 4 && strcmp(argv[1], "round-trip") == 0 && atoi(argv[3]) >= 1;
     int is_pump = (argc == 4 || argc == 5) && strcmp(argv[1], "pump") == 0 && atoi(argv[3]) >= 1;
     if (!is_round_trip && !is_pump) {
         fprintf(stderr, "usage: hci_baseline round-trip hciN|tcp:HOST:PORT COUNT\n"
-                        "       hci_baseline pump hciN|tcp:HOST:PORT COUNT [VALUE_LENGTH]\n");
+                        "       hci_baseline pump hciN|tcp:HOST:PORT COUNT [VALUE_LENGTH]\n"
+                        "       hci_baseline clock COUNT\n");
         return 2;
     }
     int stream = strncmp(argv[2], "tcp:", 4) == 0;

@@ -17,6 +17,17 @@
 # Exits 0 only if every scenario passed (or is an explicit SKIP).
 set -euo pipefail
 
+# --only NAMES: only these guest scenarios (the functions scenario_NAME of
+# guest-scenarios.sh, comma-separated, e.g. round_trip,round_trip_phases), and no TCP
+# baseline: for looking into one figure without the whole bench.
+ONLY=()
+while (($#)); do
+    case "$1" in
+        --only) ONLY=(--only "$2"); shift 2 ;;
+        *) echo "unknown argument $1 (the one option is --only NAMES)" >&2; exit 2 ;;
+    esac
+done
+
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=${KERNEL_BENCH_DIR:-${TMPDIR:-/tmp}/swift-att-kernel-bench}
@@ -168,7 +179,7 @@ echo "initramfs $(du -h "$WORK/initramfs.cpio.gz" | cut -f1), kernel $KV"
 # ---------------------------------------------------------------- 5. boot and run
 step "boot and scenarios"
 "$ROOT/Tests/bench/.venv/bin/python" "$HERE/host.py" --kernel "$VMLINUZ" --initrd "$WORK/initramfs.cpio.gz" \
-    --transfer-text "$R/transfer.txt" --work "$WORK" --swift-att "$BINARY" --timeout "${KERNEL_BENCH_TIMEOUT:-480}" &
+    --transfer-text "$R/transfer.txt" --work "$WORK" --swift-att "$BINARY" --timeout "${KERNEL_BENCH_TIMEOUT:-480}" "${ONLY[@]}" &
 HOST_PID=$!
 status=0
 wait "$HOST_PID" || status=$?
