@@ -17,13 +17,17 @@ public final class HCISocketTransport: HCITransport {
     public let name: String
     /// The adapter's index: 0 for `hci0`.
     public let index: UInt16
-    public private(set) var fileDescriptor: Int32
+    @exclusivity(unchecked) public private(set) var fileDescriptor: Int32
     /// `Self.batch` slots of the largest packet each (an ACL header and 65535 octets,
     /// after the indicator): a packet is never cut, whichever slot it lands in.
-    private var readBuffer = [UInt8](repeating: 0, count: HCISocketTransport.batch * HCISocketTransport.slot)
-    private var writeBuffer: [UInt8] = []
+    // Loop-confined, like every transport (see StreamTransport) (one thread at a time calls it): the per-packet
+    // state is `@exclusivity(unchecked)`, since a class's stored property is otherwise
+    // checked at run time on each access, a call into the runtime per packet; no method
+    // reaches back into the transport while it mutates one of these.
+    @exclusivity(unchecked) private var readBuffer = [UInt8](repeating: 0, count: HCISocketTransport.batch * HCISocketTransport.slot)
+    @exclusivity(unchecked) private var writeBuffer: [UInt8] = []
     /// The last packets read ended with a command's answer (`receive`).
-    private var expectingLonePacket = false
+    @exclusivity(unchecked) private var expectingLonePacket = false
     /// The message headers and I/O vectors of one `recvmmsg`, each header pointing at
     /// its vector once and for all; the vectors are pointed at `readBuffer` per call.
     /// Freed by `deinit`, so allocated only once the socket is open: an initializer that

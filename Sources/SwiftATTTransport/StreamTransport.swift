@@ -7,10 +7,14 @@ import SwiftATTHCI
 /// indicator and header lengths, since the stream delivers bytes in arbitrary chunks.
 public final class StreamTransport: HCITransport {
     public let name: String
-    public private(set) var fileDescriptor: Int32
-    private var deframer = H4Deframer()
-    private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
-    private var writeBuffer: [UInt8] = []
+    @exclusivity(unchecked) public private(set) var fileDescriptor: Int32
+    // Loop-confined, like every transport (one thread at a time calls it): the per-packet
+    // state is `@exclusivity(unchecked)`, since a class's stored property is otherwise
+    // checked at run time on each access, a call into the runtime per packet; no method
+    // reaches back into the transport while it mutates one of these.
+    @exclusivity(unchecked) private var deframer = H4Deframer()
+    @exclusivity(unchecked) private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    @exclusivity(unchecked) private var writeBuffer: [UInt8] = []
     /// A TCP (or any) socket rather than a serial port: writes go with MSG_NOSIGNAL.
     private let isSocket: Bool
     /// How long `send` may wait for the peer to drain before failing.

@@ -17,11 +17,12 @@ public final class VHCITransport: HCITransport {
     public static let defaultPath = "/dev/vhci"
 
     public let name: String
-    public private(set) var fileDescriptor: Int32
+    @exclusivity(unchecked) public private(set) var fileDescriptor: Int32
     /// The index of the adapter the kernel created (`hci0` → 0), once its reply was read.
     public private(set) var adapterIndex: UInt16?
-    private var readBuffer = [UInt8](repeating: 0, count: 4 + 65535 + 1)
-    private var writeBuffer: [UInt8] = []
+    // Loop-confined per-packet state, unchecked as in StreamTransport.
+    @exclusivity(unchecked) private var readBuffer = [UInt8](repeating: 0, count: 4 + 65535 + 1)
+    @exclusivity(unchecked) private var writeBuffer: [UInt8] = []
 
     /// Opens `path` and asks for a primary controller.
     public init(path: String = VHCITransport.defaultPath, name: String) throws(TransportError) {

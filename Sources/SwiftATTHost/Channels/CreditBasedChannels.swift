@@ -75,11 +75,12 @@ final class CreditBasedChannels {
     unowned let l2cap: L2CAPChannels
     var links: [UInt16: Link] = [:]
     var listeners: [SPSM: Listener] = [:]
-    /// Channels with SDUs staged during this read of the transport.
-    var staged: [ChannelSlot] = []
+    /// Channels with SDUs staged during this read of the transport. Looked at after
+    /// every read (unchecked: loop-confined, and nothing it calls reaches back here).
+    @exclusivity(unchecked) var staged: [ChannelSlot] = []
     /// Requests waiting for an answer, and closes waiting to drain, on every link: when
-    /// zero, `nextDeadline` need not look.
-    var timedCount = 0
+    /// zero, `nextDeadline` need not look. Asked every turn (unchecked, as `staged`).
+    @exclusivity(unchecked) var timedCount = 0
 
     init(hci: HCIConversation, l2cap: L2CAPChannels) {
         self.hci = hci

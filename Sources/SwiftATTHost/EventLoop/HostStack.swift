@@ -41,8 +41,9 @@ final class HostStack {
     var shutdownWaiters: [@Sendable () -> Void] = []
 
     /// When the batch being read arrived: the clock is read once per batch, not per
-    /// frame (the bearers time the requests they send in answer from it).
-    private var receivedAt = ContinuousClock.now
+    /// frame (the bearers time the requests they send in answer from it). Unchecked:
+    /// set once per read on the loop thread, which is the only one to touch a stack.
+    @exclusivity(unchecked) private var receivedAt = ContinuousClock.now
 
     init(transport: any HCITransport) {
         hci = HCIConversation(transport: transport)
@@ -117,12 +118,18 @@ final class HostStack {
 
     /// Reads what the transport has and takes it up the floors; values received for
     /// notification streams reach their consumers once the whole batch is in.
+    /// The loop's turn began at `now` (its one clock read, right after `poll(2)`): what
+    /// is read, sent and answered in the turn is timed from it.
+    func beginTurn(at now: ContinuousClock.Instant) {
+        receivedAt = now
+        hci.now = now
+    }
+
     func readTransport() {
         defer {
             attributes.flushNotifications()
             l2cap.creditBased.flushStaged()
         }
-        receivedAt = .now
         do throws(TransportError) {
             try hci.transport.receive { packet in deliver(packet) }
         } catch {

@@ -148,11 +148,16 @@ final class LoopRunner: Sendable {
         // Exchanged with the queue each turn: both keep their capacity, so taking a
         // batch allocates nothing.
         var ready = MoveQueue<Item>()
+        // The turn's time, read once right after `poll(2)` returns (and before the first
+        // one): each host's turn is timed from it, and the next `poll`'s timeout counted
+        // from it, which makes that wait longer than exact by the turn's own duration
+        // (microseconds) — the clock is not read again per command, answer and turn end.
+        var now = ContinuousClock.now
         while true {
             // A transport that hands packets over in memory says whether some already
             // wait: nothing wrote to its descriptor while the loop was running.
             let pending = hosts.askTransportsBeforeWaiting() || state.withLock { !$0.items.isEmpty }
-            let timeout = pending ? 0 : Self.timeout(until: hosts.earliestDeadline)
+            let timeout = pending ? 0 : Self.timeout(until: hosts.earliestDeadline, from: now)
             if !pending {
                 for record in hosts.records { record.stack.beforeSleeping() }
             }
@@ -162,7 +167,11 @@ final class LoopRunner: Sendable {
                     record.stack.hci.fail(.transport(.systemCall("poll", error, context: record.stack.transport.name)))
                 }
             }
-            for record in hosts.records { record.stack.transport.finishedWaiting() }
+            now = .now
+            for record in hosts.records {
+                record.stack.transport.finishedWaiting()
+                record.stack.beginTurn(at: now)
+            }
             if hosts.descriptors[0].revents != 0 { wake.drain() }
             // What was handed over before the packets that woke the loop runs before
             // they are read (a listener registered, then the event it waits for).
@@ -177,7 +186,6 @@ final class LoopRunner: Sendable {
             // transports waiting.
             var rounds = 0
             while rounds < Self.roundsPerTurn, runQueue(&ready, hosts: &hosts, executor: executor) { rounds += 1 }
-            let now = ContinuousClock.now
             var stopped = false
             for record in hosts.records {
                 record.stack.expire(now: now)
@@ -384,11 +392,11 @@ final class LoopRunner: Sendable {
         }
     }
 
-    /// `poll`'s timeout until `deadline`: -1 (none), 0 (past), else milliseconds
-    /// rounded up.
-    static func timeout(until deadline: ContinuousClock.Instant?) -> Int32 {
+    /// `poll`'s timeout until `deadline`, counted from `now`: -1 (none), 0 (past), else
+    /// milliseconds rounded up.
+    static func timeout(until deadline: ContinuousClock.Instant?, from now: ContinuousClock.Instant) -> Int32 {
         guard let earliest = deadline else { return -1 }
-        let remaining = earliest - .now
+        let remaining = earliest - now
         return remaining <= .zero ? 0 : milliseconds(remaining)
     }
 

@@ -67,6 +67,12 @@ final class HCIConversation {
     /// ACL packets were queued, or controller buffers freed, since the last `flushACL`:
     /// the end of the turn offers the queue to the controller.
     @exclusivity(unchecked) private(set) var hasQueuedACL = false
+    /// The time of the loop's turn (`HostStack.beginTurn`): what a command's deadline
+    /// counts from, and what an answer settles at. The loop reads the clock once a turn,
+    /// not once per command and per answer: `ContinuousClock.Instant` is opaque outside
+    /// the standard library, and a read cost as much as a fifth of the rest of a command
+    /// round trip's work. A turn lasts microseconds; a deadline seconds.
+    @exclusivity(unchecked) var now = ContinuousClock.now
 
     /// `Controller.events()`: every event but Command Complete and Command Status.
     var eventListeners = ListenerSet<HCIEvent>()
@@ -97,7 +103,7 @@ final class HCIConversation {
     func send(_ packet: HCICommandPacket, timeout: Duration, waiter: CommandWaiter) {
         guard isRunning else { return waiter.settle(.failure(stopReason ?? .closed)) }
         var send = takeSend()
-        commands.submit(packet, token: waiter, timeout: timeout, now: .now, sending: &send)
+        commands.submit(packet, token: waiter, timeout: timeout, now: now, sending: &send)
         write(send)
         putBack(send: &send)
     }
@@ -236,7 +242,7 @@ final class HCIConversation {
         case .commandComplete, .commandStatus:
             var outcomes = takeOutcomes()
             var send = takeSend()
-            commands.receive(event, now: .now, settling: &outcomes, sending: &send)
+            commands.receive(event, now: now, settling: &outcomes, sending: &send)
             deliver(outcomes)
             write(send)
             putBack(outcomes: &outcomes)

@@ -27,11 +27,14 @@ final class L2CAPChannels {
     /// Reasons inbound ACL was dropped, most recent last (bounded), for diagnostics.
     private(set) var droppedFrames: [L2CAPRecombiner.DropReason] = []
 
-    /// The credit-based channels on this controller's links.
-    private(set) lazy var creditBased = CreditBasedChannels(hci: hci, l2cap: self)
+    /// The credit-based channels on this controller's links. Made once this floor is
+    /// (they hold it, unowned), and never replaced: asked several times a turn, they are
+    /// a stored reference, unchecked like the recombiner (a `lazy var` cannot be).
+    @exclusivity(unchecked) private(set) var creditBased: CreditBasedChannels!
 
     init(hci: HCIConversation) {
         self.hci = hci
+        creditBased = CreditBasedChannels(hci: hci, l2cap: self)
     }
 
     // MARK: Input

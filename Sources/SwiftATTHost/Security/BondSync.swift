@@ -48,8 +48,8 @@ final class BondSync {
     /// `store.stagedChanges` when a write failed: it is not tried again until that moves.
     private var failedAt: Int?
     /// When staged changes are written next (the end of the interval); nil when nothing
-    /// waits for one. Asked every turn.
-    private(set) var nextDeadline: ContinuousClock.Instant?
+    /// waits for one. Asked every turn (unchecked, as `SecurityManager.nextDeadline`).
+    @exclusivity(unchecked) private(set) var nextDeadline: ContinuousClock.Instant?
     /// Told of a write that failed: the peers whose changes it held, and why.
     var failed: ((Set<BluetoothAddress>, SecurityStorageError) -> Void)?
 

@@ -55,8 +55,9 @@ final class SecurityManager {
     /// Told when a peer bonds on a link (its identity address), for the GATT server.
     var bonded: ((UInt16, BluetoothAddress) -> Void)?
     /// When a pairing's SMP timer runs out next; kept current so that the loop's
-    /// per-turn question costs a read.
-    private(set) var nextDeadline: ContinuousClock.Instant?
+    /// per-turn question costs a read (unchecked: asked every turn, on the loop thread,
+    /// and set only by this manager's own methods, never during a read of it).
+    @exclusivity(unchecked) private(set) var nextDeadline: ContinuousClock.Instant?
 
     private var links: [UInt16: LinkSecurity] = [:]
 
