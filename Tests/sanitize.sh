@@ -15,7 +15,8 @@
 # instrumented subprocesses are slow: apart, so that their waits are not starved by
 # the CPU-bound tests. (They await their subprocesses rather than block a pool thread;
 # when they blocked, this pass had to run one test at a time.) --unit-only runs the
-# first two passes; --filter REGEX narrows every pass. Any sanitizer report fails the run: ASan aborts the test process at its
+# first two passes; --filter REGEX narrows every pass. The last pass runs at most four
+# tests at a time (Swift Testing's --experimental-maximum-parallelization-width). Any sanitizer report fails the run: ASan aborts the test process at its
 # first report (halt_on_error=1), TSan reports every race and goes on; the reports are
 # printed. Exits non-zero if any run failed.
 #
@@ -72,7 +73,10 @@ for sanitizer in "${sanitizers[@]}"; do
         case $pass in
             in-process) args=(--skip "^($host_suites|$subprocess_suites)") ;;
             hosts) args=(--skip "^(?!$host_suites)") ;;
-            subprocesses) args=(--skip "^(?!$subprocess_suites)") ;;
+            # At most four at a time: each test of these starts instrumented swift-att
+            # processes and Bumble's Pythons, and run all at once on two cores they
+            # starved one another past their own timeouts (a minute with nothing done).
+            subprocesses) args=(--skip "^(?!$subprocess_suites)" --experimental-maximum-parallelization-width 4) ;;
         esac
         echo "== $sanitizer: swift test ${filter[*]} ${args[*]}"
         set +e

@@ -13,9 +13,11 @@ enum CentralScan {
     ) async throws(CommandError) -> Int32 {
         let filter = ScanFilter(services: options.services, nameContains: options.name, minimumRSSI: options.minimumRSSI)
         let scan = central.scan(filter, active: !options.passive, allowDuplicates: options.duplicates)
+        // Listening for Ctrl-C before saying it stops the scan: one typed as soon as the
+        // line shows must reach this scan.
+        let watched = inputs.subscribe()
         Output.progress("scanning for \(options.scanTimeout)\(options.passive ? " (passive)" : ""); Ctrl-C stops")
         if !options.json { Output.print(header) }
-        let watched = inputs.subscribe()
         let saw = seen
         // Whichever ends first ends the scan: the scan itself (enough devices, or the
         // controller gone), Ctrl-C, or the time. Only the scanning task has a count.

@@ -112,7 +112,8 @@ import Testing
             screen.transcript.contains { $0.contains("found") } && screen.cursorLine == "[not connected]> "
         }
         first.type("quit\r")
-        #expect(try await first.exit() == 0)
+        let status = try await first.exit()
+        #expect(status == 0, "the screen:\n\(first.screen.transcript.joined(separator: "\n"))")
 
         let second = try TerminalSession(["central", "shell", "--transport", bench.transports[0]], home: home)
         try await second.waitFor("the prompt") { $0.cursorLine == "[not connected]> " }

@@ -282,7 +282,11 @@ import TestSupport
             guard case let .failed(failure) = error else { throw error }
             #expect([.sent(.confirmValueFailed), .received(.confirmValueFailed)].contains(failure))
         }
+        // Each side's event reaches its log on its own: `pair()` throwing says nothing
+        // of when the central's arrives (in a ThreadSanitizer run it came after the
+        // peripheral's, and the set held one failure).
         try await pair.peripheralEvents.wait(for: "the peripheral's failure") { if case .pairingFailed = $0.change { return true }; return false }
+        try await pair.centralEvents.wait(for: "the central's failure") { if case .pairingFailed = $0.change { return true }; return false }
         let both = pair.centralEvents.failures + pair.peripheralEvents.failures
         #expect(Set(both) == [.sent(.confirmValueFailed), .received(.confirmValueFailed)])
         #expect(pair.bonds().central == nil && pair.bonds().peripheral == nil)
