@@ -61,6 +61,13 @@ public enum Hex {
     /// value's hex for every notification, and appending scalar by scalar cost more than
     /// sending the notification (on the kernel bench's emulated CPU, a large share of the
     /// notification rate).
+    ///
+    /// Inlinable, so that a caller in another module runs it specialized for its
+    /// collection: unspecialized, each byte went through the collection's witness table
+    /// (its iterator's `next`, an associated-type lookup), which callgrind counted at
+    /// 10,000 instructions for a 20-byte value — more than a command round trip's host
+    /// work, in `peripheral transfer --json`'s every chunk event.
+    @inlinable
     public static func encode(_ bytes: some Collection<UInt8>, separator: String = "") -> String {
         let count = bytes.count
         guard count > 0 else { return "" }
@@ -83,7 +90,7 @@ public enum Hex {
     }
 
     /// The ASCII code of lower-case hex digit `v` (0–15).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func digit(_ v: UInt8) -> UInt8 {
         v < 10 ? 0x30 + v : 0x57 + v
     }

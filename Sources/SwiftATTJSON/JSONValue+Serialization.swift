@@ -3,65 +3,92 @@ extension JSONValue {
     /// RFC 8259 requires (quote, backslash and U+0000–U+001F; everything else verbatim).
     /// A non-finite double, which JSON cannot spell, is written as `null`.
     public func serialized() -> String {
-        var out = ""
+        // Built as UTF-8 bytes and made a String once: appending to a String checks its
+        // capacity, uniqueness and breadcrumbs on every piece, and each string value was
+        // scanned through String's UTF-8 view. `peripheral transfer --json` writes an
+        // event per notification; callgrind counted 13,900 instructions an event before.
+        var out: [UInt8] = []
         // An event line is rarely shorter: one allocation instead of a few regrowths.
         out.reserveCapacity(128)
         write(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String) {
+    private func write(to out: inout [UInt8]) {
         switch self {
         case .null:
-            out += "null"
+            out.append(contentsOf: "null".utf8)
         case let .bool(b):
-            out += b ? "true" : "false"
+            out.append(contentsOf: (b ? "true" : "false").utf8)
         case let .integer(i):
-            out += String(i)
+            Self.writeInteger(i, to: &out)
         case let .double(d):
-            out += d.isFinite ? d.description : "null"
+            out.append(contentsOf: (d.isFinite ? d.description : "null").utf8)
         case let .string(s):
             Self.writeString(s, to: &out)
         case let .array(elements):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, e) in elements.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 e.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case let .object(members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, m) in members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(m.key, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 m.value.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        // Most strings (keys, hex values, names) need no escape: appended whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out += s
-        } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "\u{08}": out += "\\b"
-                case "\u{0C}": out += "\\f"
-                case "\u{00}"..."\u{1F}": out += "\\u" + JSONParseError.hex4(scalar.value).lowercased()
-                default: out.unicodeScalars.append(scalar)
-                }
+    /// Decimal digits, a minus sign first when negative (`Int.min` included).
+    private static func writeInteger(_ i: Int, to out: inout [UInt8]) {
+        if i < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = i.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
+    }
+
+    /// The string in quotes. What RFC 8259 requires escaping (quote, backslash,
+    /// U+0000–U+001F) is ASCII, so the UTF-8 bytes are scanned and copied in runs, and
+    /// every other byte goes verbatim.
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { utf8 in
+            var run = 0
+            for (i, b) in utf8.enumerated() where b < 0x20 || b == 0x22 || b == 0x5C {
+                out.append(contentsOf: utf8[run..<i])
+                escape(b, to: &out)
+                run = i + 1
             }
+            out.append(contentsOf: utf8[run...])
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func escape(_ b: UInt8, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch b {
+        case 0x22: out.append(UInt8(ascii: "\""))
+        case 0x5C: out.append(UInt8(ascii: "\\"))
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        default:
+            let digits: [UInt8] = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
+        }
     }
 }
 
