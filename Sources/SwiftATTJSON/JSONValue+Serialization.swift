@@ -21,7 +21,7 @@ extension JSONValue {
         case let .bool(b):
             out.append(contentsOf: (b ? "true" : "false").utf8)
         case let .integer(i):
-            Self.writeInteger(i, to: &out)
+            out.append(contentsOf: String(i).utf8)
         case let .double(d):
             out.append(contentsOf: (d.isFinite ? d.description : "null").utf8)
         case let .string(s):
@@ -43,18 +43,6 @@ extension JSONValue {
             }
             out.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// Decimal digits, a minus sign first when negative (`Int.min` included).
-    private static func writeInteger(_ i: Int, to out: inout [UInt8]) {
-        if i < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = i.magnitude
-        let start = out.count
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        out[start...].reverse()
     }
 
     /// The string in quotes. What RFC 8259 requires escaping (quote, backslash,
@@ -86,8 +74,7 @@ extension JSONValue {
         case 0x08: out.append(UInt8(ascii: "b"))
         case 0x0C: out.append(UInt8(ascii: "f"))
         default:
-            let digits: [UInt8] = Array("0123456789abcdef".utf8)
-            out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
+            out.append(contentsOf: ("u" + JSONParseError.hex4(UInt32(b)).lowercased()).utf8)
         }
     }
 }

@@ -18,12 +18,9 @@ public final class HCISocketTransport: HCITransport {
     /// The adapter's index: 0 for `hci0`.
     public let index: UInt16
     @exclusivity(unchecked) public private(set) var fileDescriptor: Int32
+    // Loop-confined per-packet state, unchecked as in StreamTransport.
     /// `Self.batch` slots of the largest packet each (an ACL header and 65535 octets,
     /// after the indicator): a packet is never cut, whichever slot it lands in.
-    // Loop-confined, like every transport (see StreamTransport) (one thread at a time calls it): the per-packet
-    // state is `@exclusivity(unchecked)`, since a class's stored property is otherwise
-    // checked at run time on each access, a call into the runtime per packet; no method
-    // reaches back into the transport while it mutates one of these.
     @exclusivity(unchecked) private var readBuffer = [UInt8](repeating: 0, count: HCISocketTransport.batch * HCISocketTransport.slot)
     @exclusivity(unchecked) private var writeBuffer: [UInt8] = []
     /// The last packets read ended with a command's answer (`receive`).

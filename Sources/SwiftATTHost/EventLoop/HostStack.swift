@@ -116,8 +116,6 @@ final class HostStack {
         return earliest.map { min($0, others) } ?? others
     }
 
-    /// Reads what the transport has and takes it up the floors; values received for
-    /// notification streams reach their consumers once the whole batch is in.
     /// The loop's turn began at `now` (its one clock read, right after `poll(2)`): what
     /// is read, sent and answered in the turn is timed from it.
     func beginTurn(at now: ContinuousClock.Instant) {
@@ -125,6 +123,8 @@ final class HostStack {
         hci.now = now
     }
 
+    /// Reads what the transport has and takes it up the floors; values received for
+    /// notification streams reach their consumers once the whole batch is in.
     func readTransport() {
         defer {
             attributes.flushNotifications()
