@@ -46,15 +46,7 @@ struct DumpStreamingTests {
             environment["ASAN_OPTIONS"] = [environment["ASAN_OPTIONS"], "quarantine_size_mb=0"].compactMap { $0 }.joined(separator: ":")
         }
         process.environment = environment
-        let status: Int32 = try await withCheckedThrowingContinuation { exited in
-            process.terminationHandler = { process in exited.resume(returning: process.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                exited.resume(throwing: error)
-            }
-        }
+        let status = try await process.runToExit()
         #expect(status == 0)
         let text = try String(contentsOf: report, encoding: .utf8)
         return try #require(text.split(separator: "\n").last.flatMap { Int($0) })

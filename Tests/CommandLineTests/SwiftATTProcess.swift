@@ -87,15 +87,7 @@ enum SwiftATTProcess {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        let status: Int32 = try await withCheckedThrowingContinuation { exited in
-            process.terminationHandler = { process in exited.resume(returning: process.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                exited.resume(throwing: error)
-            }
-        }
+        let status = try await process.runToExit()
         let stdoutData = try Data(contentsOf: stdoutURL)
         return Result(
             status: status,
@@ -109,6 +101,22 @@ enum SwiftATTProcess {
         var description: String {
             "swift-att binary not found; run 'swift build' first (or set SWIFT_ATT_BINARY). Looked in: "
                 + searched.joined(separator: ", ")
+        }
+    }
+}
+
+extension Process {
+    /// Runs the process and awaits its exit status, holding no thread while it runs (a
+    /// test blocked in `waitUntilExit` holds one of the cooperative pool's few).
+    func runToExit() async throws -> Int32 {
+        try await withCheckedThrowingContinuation { exited in
+            terminationHandler = { process in exited.resume(returning: process.terminationStatus) }
+            do {
+                try run()
+            } catch {
+                terminationHandler = nil
+                exited.resume(throwing: error)
+            }
         }
     }
 }
