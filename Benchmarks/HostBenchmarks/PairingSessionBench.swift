@@ -72,7 +72,7 @@ enum PairingSessionBench {
 
         /// Runs `body` as `side`'s work: its CPU time is counted, and its actions become
         /// deliveries (a PDU is encoded here, by its sender).
-        func step(_ side: Int, _ body: (inout PairingSession, ContinuousClock.Instant) -> [PairingAction]) throws {
+        func step(_ side: Int, _ body: (inout PairingSession, MonotonicInstant) -> [PairingAction]) throws {
             let started = CPUClock.threadSeconds()
             let actions = body(&sessions[side], .now)
             var out: [(Int, Delivery)] = []

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTPDU
 
 extension ATTBearer {
@@ -5,7 +6,7 @@ extension ATTBearer {
     /// (Core 5.4 Vol 3 Part F §3.3.1, §3.4.9), appending what to do to `actions`. A
     /// closed bearer ignores everything. The caller keeps `actions` between PDUs, so a
     /// stream of notifications costs no array per PDU.
-    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant, into actions: inout [Action]) {
+    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: MonotonicInstant, into actions: inout [Action]) {
         guard case .open = lifecycle else { return }
         guard let first = pdu.first else { return actions.append(.dropped(.malformedPDU(.empty))) }
         let opcode = ATTOpcode(first)
@@ -43,21 +44,21 @@ extension ATTBearer {
     }
 
     /// Handles one PDU and returns what to do.
-    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [Action] {
+    public mutating func receive(_ pdu: ArraySlice<UInt8>, now: MonotonicInstant) -> [Action] {
         var actions: [Action] = []
         receive(pdu, now: now, into: &actions)
         return actions
     }
 
     /// Handles one PDU held in an array.
-    public mutating func receive(_ pdu: [UInt8], now: ContinuousClock.Instant) -> [Action] {
+    public mutating func receive(_ pdu: [UInt8], now: MonotonicInstant) -> [Action] {
         receive(pdu[...], now: now)
     }
 
     /// A request from the peer: answered here when it is Exchange MTU, unknown or
     /// malformed (§3.4.1.1), otherwise handed to the host to serve.
     private mutating func receiveRequest(
-        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant, into actions: inout [Action]
+        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: MonotonicInstant, into actions: inout [Action]
     ) {
         if case .serving = server { return actions.append(.dropped(.requestBeforeResponse(opcode))) }
         // §3.2.8: ATT_MTU bounds every PDU; a longer request is not one to act on.
@@ -113,7 +114,7 @@ extension ATTBearer {
 
     /// A response from the peer: completes the outstanding request if it answers it.
     private mutating func receiveResponse(
-        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant, into actions: inout [Action]
+        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: MonotonicInstant, into actions: inout [Action]
     ) {
         guard case let .awaitingResponse(outstanding) = client,
               Self.answers(bytes, opcode: opcode, request: outstanding.opcode)
@@ -171,7 +172,7 @@ extension ATTBearer {
 
     /// A Handle Value Confirmation: completes our outstanding indication.
     private mutating func receiveConfirmation(
-        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: ContinuousClock.Instant, into actions: inout [Action]
+        _ bytes: ArraySlice<UInt8>, opcode: ATTOpcode, now: MonotonicInstant, into actions: inout [Action]
     ) {
         guard case let .awaitingConfirmation(outstanding) = indications else {
             return actions.append(.dropped(.unexpectedResponse(opcode)))

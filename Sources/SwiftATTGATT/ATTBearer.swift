@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTPDU
 
 /// The Attribute Protocol bearer of one LE connection (L2CAP fixed channel 0x0004): the
@@ -67,7 +68,7 @@ public struct ATTBearer: Sendable {
     struct Outstanding: Sendable {
         var token: Token
         var opcode: ATTOpcode
-        var deadline: ContinuousClock.Instant
+        var deadline: MonotonicInstant
     }
 
     /// A request or indication waiting its turn, already encoded.
@@ -85,7 +86,7 @@ public struct ATTBearer: Sendable {
     /// This device as server: the peer's request handed to the host, not yet answered.
     enum ServerState: Sendable {
         case idle
-        case serving(request: ATTOpcode, deadline: ContinuousClock.Instant)
+        case serving(request: ATTOpcode, deadline: MonotonicInstant)
     }
 
     /// This device's indications: one awaiting confirmation at a time.
@@ -136,11 +137,11 @@ public struct ATTBearer: Sendable {
     }
 
     /// When to call `expire` next: the earliest deadline of an unfinished transaction.
-    public var nextDeadline: ContinuousClock.Instant? {
+    public var nextDeadline: MonotonicInstant? {
         guard case .open = lifecycle else { return nil }
         // No array: the host's loop asks every bearer on every turn.
-        var earliest: ContinuousClock.Instant?
-        func consider(_ deadline: ContinuousClock.Instant) {
+        var earliest: MonotonicInstant?
+        func consider(_ deadline: MonotonicInstant) {
             if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
         if case let .awaitingResponse(o) = client { consider(o.deadline) }
@@ -153,7 +154,7 @@ public struct ATTBearer: Sendable {
 
     /// Sends a request now, or queues it behind the outstanding one. Its response (or
     /// failure) comes back as an action carrying `token`.
-    public mutating func request(_ pdu: ATTPDU, token: Token, now: ContinuousClock.Instant) throws(ATTBearerError) -> [Action] {
+    public mutating func request(_ pdu: ATTPDU, token: Token, now: MonotonicInstant) throws(ATTBearerError) -> [Action] {
         try checkOpen()
         let opcode = pdu.opcode
         guard opcode != .exchangeMTURequest else { throw .reservedForBearer(opcode) }
@@ -164,7 +165,7 @@ public struct ATTBearer: Sendable {
     /// Sends our Exchange MTU Request with `receiveMTU` (Core 5.4 Vol 3 Part G §4.3.1).
     /// The response arrives as `.response(token, …)`, preceded by `.mtuChanged` when
     /// ATT_MTU changes. Once per connection: a second call throws `mtuAlreadyExchanged`.
-    public mutating func exchangeMTU(token: Token, now: ContinuousClock.Instant) throws(ATTBearerError) -> [Action] {
+    public mutating func exchangeMTU(token: Token, now: MonotonicInstant) throws(ATTBearerError) -> [Action] {
         try checkOpen()
         guard !sentMTUExchange else { throw .mtuAlreadyExchanged }
         let pdu = ATTPDU.exchangeMTURequest(ExchangeMTURequest(clientRxMTU: UInt16(receiveMTU)))
@@ -174,7 +175,7 @@ public struct ATTBearer: Sendable {
     }
 
     /// Sends an indication now, or queues it behind the one awaiting confirmation.
-    public mutating func indicate(_ indication: HandleValueIndication, token: Token, now: ContinuousClock.Instant) throws(ATTBearerError) -> [Action] {
+    public mutating func indicate(_ indication: HandleValueIndication, token: Token, now: MonotonicInstant) throws(ATTBearerError) -> [Action] {
         try checkOpen()
         let bytes = try encode(.handleValueIndication(indication))
         if case .awaitingConfirmation = indications, indicationQueue.isFull {
@@ -227,7 +228,7 @@ public struct ATTBearer: Sendable {
 
     /// Fails the transactions whose deadline has passed; if any did, closes the bearer
     /// (§3.3.3): everything else pending fails with `bearerClosed`, then `.closed` says why.
-    public mutating func expire(now: ContinuousClock.Instant) -> [Action] {
+    public mutating func expire(now: MonotonicInstant) -> [Action] {
         guard case .open = lifecycle else { return [] }
         var actions: [Action] = []
         var cause: ATTBearerError?
@@ -273,7 +274,7 @@ public struct ATTBearer: Sendable {
         return pdu.encoded()
     }
 
-    mutating func enqueueRequest(_ pdu: ATTPDU, token: Token, now: ContinuousClock.Instant) throws(ATTBearerError) -> [Action] {
+    mutating func enqueueRequest(_ pdu: ATTPDU, token: Token, now: MonotonicInstant) throws(ATTBearerError) -> [Action] {
         let bytes = try encode(pdu)
         if case .awaitingResponse = client, requestQueue.isFull {
             throw .queueFull(limit: queueLimit)
@@ -284,7 +285,7 @@ public struct ATTBearer: Sendable {
 
     /// Starts the next queued request if none is outstanding. ATT_MTU may have shrunk
     /// since it was queued, so its length is checked again.
-    mutating func sendNextRequest(now: ContinuousClock.Instant) -> [Action] {
+    mutating func sendNextRequest(now: MonotonicInstant) -> [Action] {
         guard case .idle = client else { return [] }
         var actions: [Action] = []
         while let next = requestQueue.popFirst() {
@@ -301,7 +302,7 @@ public struct ATTBearer: Sendable {
     }
 
     /// Starts the next queued indication if none awaits confirmation.
-    mutating func sendNextIndication(now: ContinuousClock.Instant) -> [Action] {
+    mutating func sendNextIndication(now: MonotonicInstant) -> [Action] {
         guard case .idle = indications else { return [] }
         var actions: [Action] = []
         while let next = indicationQueue.popFirst() {

@@ -23,7 +23,7 @@ public struct PairingAttemptThrottle: Sendable {
 
     struct Entry: Sendable {
         var failures: Int
-        var until: ContinuousClock.Instant
+        var until: MonotonicInstant
     }
 
     var entries: [BluetoothAddress: Entry] = [:]
@@ -37,13 +37,13 @@ public struct PairingAttemptThrottle: Sendable {
     }
 
     /// Whether `peer` may start a pairing now.
-    public func admits(_ peer: BluetoothAddress, now: ContinuousClock.Instant) -> Bool {
+    public func admits(_ peer: BluetoothAddress, now: MonotonicInstant) -> Bool {
         guard let entry = entries[peer] else { return true }
         return now >= entry.until
     }
 
     /// Notes how a pairing with `peer` ended.
-    public mutating func record(_ failure: PairingFailure, peer: BluetoothAddress, now: ContinuousClock.Instant) {
+    public mutating func record(_ failure: PairingFailure, peer: BluetoothAddress, now: MonotonicInstant) {
         guard Self.counts(failure) else { return }
         var entry = entries[peer] ?? Entry(failures: 0, until: now)
         entry.failures += 1

@@ -1,8 +1,9 @@
+import SwiftATTCore
 import SwiftATTSMP
 
 /// Phase 1 (Core 5.4 Vol 3 Part H §2.3.1–§2.3.5.1) and the dispatch of every PDU.
 extension PairingSession {
-    mutating func handle(_ pdu: SMPPDU, bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant,
+    mutating func handle(_ pdu: SMPPDU, bytes: ArraySlice<UInt8>, now: MonotonicInstant,
                          into out: inout [PairingAction]) {
         switch pdu {
         case let .pairingFailed(reason):
@@ -47,7 +48,7 @@ extension PairingSession {
         }
     }
 
-    mutating func received(request: PairingFeatures, bytes: [UInt8], now: ContinuousClock.Instant,
+    mutating func received(request: PairingFeatures, bytes: [UInt8], now: MonotonicInstant,
                            into out: inout [PairingAction]) {
         if configuration.confirmsIncomingPairing {
             pendingRequest = (request, bytes)
@@ -60,7 +61,7 @@ extension PairingSession {
         respond(to: request, bytes: bytes, now: now, into: &out)
     }
 
-    mutating func respond(to request: PairingFeatures, bytes requestBytes: [UInt8], now: ContinuousClock.Instant,
+    mutating func respond(to request: PairingFeatures, bytes requestBytes: [UInt8], now: MonotonicInstant,
                           into out: inout [PairingAction]) {
         let response = localFeatures(requesting: request)
         let responsePDU = SMPPDU.pairingResponse(response)
@@ -75,7 +76,7 @@ extension PairingSession {
         }
     }
 
-    mutating func received(response: PairingFeatures, bytes: [UInt8], now: ContinuousClock.Instant,
+    mutating func received(response: PairingFeatures, bytes: [UInt8], now: MonotonicInstant,
                            into out: inout [PairingAction]) {
         let request = localFeatures(requesting: nil)
         // The response may not hand out keys the request did not ask for (§3.5.2).
@@ -97,7 +98,7 @@ extension PairingSession {
 
     /// After phase 1: Secure Connections starts with the public keys (the initiator's
     /// first); legacy pairing with the TK.
-    mutating func beginPhase2(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func beginPhase2(now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let n = negotiation else { return }
         if n.secureConnections {
             phase = .exchangingPublicKeys
@@ -109,7 +110,7 @@ extension PairingSession {
     }
 
     /// The user's passkey (typed, or drawn for display) reaches the method in progress.
-    mutating func passkeyKnown(_ passkey: UInt32, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func passkeyKnown(_ passkey: UInt32, now: MonotonicInstant, into out: inout [PairingAction]) {
         if negotiation?.secureConnections == true {
             secureConnectionsPasskeyKnown(passkey, now: now, into: &out)
         } else {
@@ -118,7 +119,7 @@ extension PairingSession {
     }
 
     /// Passkey Entry: draws and shows the passkey, or asks the user for the peer's.
-    mutating func obtainPasskey(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func obtainPasskey(now: MonotonicInstant, into out: inout [PairingAction]) {
         guard case let .passkeyEntry(initiatorInputs, responderInputs)? = negotiation?.method else { return }
         let inputs = role == .initiator ? initiatorInputs : responderInputs
         if inputs {

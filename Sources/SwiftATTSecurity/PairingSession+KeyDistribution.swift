@@ -5,7 +5,7 @@ import SwiftATTSMP
 /// Phase 3 (Core 5.4 Vol 3 Part H §3.6): on the encrypted link the responder sends its
 /// keys, then the initiator sends its own.
 extension PairingSession {
-    mutating func beginKeyDistribution(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func beginKeyDistribution(now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let n = negotiation else { return }
         phase = .distributingKeys
         if role == .responder {
@@ -17,7 +17,7 @@ extension PairingSession {
         if distribution.expected.isEmpty { finishKeyDistribution(now: now, into: &out) }
     }
 
-    mutating func sendKeys(_ keys: KeyDistribution, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func sendKeys(_ keys: KeyDistribution, now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let n = negotiation else { return }
         if keys.contains(.encryptionKey) {
             // Legacy only (negotiation drops the bit for Secure Connections): a fresh LTK
@@ -41,7 +41,7 @@ extension PairingSession {
         }
     }
 
-    mutating func receivedKey(_ pdu: SMPPDU, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func receivedKey(_ pdu: SMPPDU, now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let n = negotiation, distribution.expected.first == pdu.code else {
             fail(sending: .unspecifiedReason, now: now, into: &out)
             return
@@ -79,7 +79,7 @@ extension PairingSession {
     }
 
     /// The peer's keys are all here: the initiator sends its own; both are done.
-    mutating func finishKeyDistribution(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func finishKeyDistribution(now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let n = negotiation else { return }
         if role == .initiator { sendKeys(n.initiatorKeys, now: now, into: &out) }
         phase = .completed

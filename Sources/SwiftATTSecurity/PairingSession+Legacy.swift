@@ -1,10 +1,11 @@
+import SwiftATTCore
 import SwiftATTCrypto
 import SwiftATTSMP
 
 /// Phase 2 with LE legacy pairing (Core 5.4 Vol 3 Part H §2.3.5.2–§2.3.5.5): the TK,
 /// Mconfirm and Sconfirm from c1, the randoms that open them, and the STK from s1.
 extension PairingSession {
-    mutating func beginLegacyAuthentication(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func beginLegacyAuthentication(now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let n = negotiation else { return }
         switch n.method {
         case .passkeyEntry:
@@ -15,11 +16,11 @@ extension PairingSession {
         }
     }
 
-    mutating func legacyPasskeyKnown(_ passkey: UInt32, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func legacyPasskeyKnown(_ passkey: UInt32, now: MonotonicInstant, into out: inout [PairingAction]) {
         temporaryKeyKnown(UInt128(passkey), now: now, into: &out)
     }
 
-    mutating func temporaryKeyKnown(_ tk: UInt128, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func temporaryKeyKnown(_ tk: UInt128, now: MonotonicInstant, into out: inout [PairingAction]) {
         legacy.temporaryKey = tk
         if role == .initiator || legacy.peerConfirm != nil {
             sendLegacyConfirm(now: now, into: &out)
@@ -27,7 +28,7 @@ extension PairingSession {
     }
 
     /// Mconfirm or Sconfirm = c1(TK, Mrand or Srand, preq, pres, iat, ia, rat, ra).
-    mutating func sendLegacyConfirm(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func sendLegacyConfirm(now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let tk = legacy.temporaryKey else { return }
         legacy.localRandom = SecureRandom.uint128()
         sendPDU(.pairingConfirm(legacyConfirm(tk: tk, random: legacy.localRandom)), now: now, into: &out)
@@ -40,7 +41,7 @@ extension PairingSession {
                                     initiator: initiatorAddress, responder: responderAddress)
     }
 
-    mutating func receivedLegacyConfirm(_ value: UInt128, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func receivedLegacyConfirm(_ value: UInt128, now: MonotonicInstant, into out: inout [PairingAction]) {
         guard legacy.peerConfirm == nil else {
             fail(sending: .unspecifiedReason, now: now, into: &out)
             return
@@ -59,7 +60,7 @@ extension PairingSession {
         }
     }
 
-    mutating func receivedLegacyRandom(_ value: UInt128, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func receivedLegacyRandom(_ value: UInt128, now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let n = negotiation, let tk = legacy.temporaryKey, let confirm = legacy.peerConfirm,
               legacy.sentConfirm else {
             fail(sending: .unspecifiedReason, now: now, into: &out)

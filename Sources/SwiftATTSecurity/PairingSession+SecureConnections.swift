@@ -15,7 +15,7 @@ extension PairingSession {
         return generated
     }
 
-    mutating func sendPublicKey(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func sendPublicKey(now: MonotonicInstant, into out: inout [PairingAction]) {
         let key = ensureKeyPair().publicKey
         sendPDU(.pairingPublicKey(x: key.x, y: key.y), now: now, into: &out)
     }
@@ -32,7 +32,7 @@ extension PairingSession {
         role == .initiator ? (sc.localNonce, sc.peerNonce) : (sc.peerNonce, sc.localNonce)
     }
 
-    mutating func receivedPublicKey(x: [UInt8], y: [UInt8], now: ContinuousClock.Instant,
+    mutating func receivedPublicKey(x: [UInt8], y: [UInt8], now: MonotonicInstant,
                                     into out: inout [PairingAction]) {
         guard let n = negotiation else { return }
         let local = ensureKeyPair()
@@ -79,7 +79,7 @@ extension PairingSession {
         }
     }
 
-    mutating func secureConnectionsPasskeyKnown(_ passkey: UInt32, now: ContinuousClock.Instant,
+    mutating func secureConnectionsPasskeyKnown(_ passkey: UInt32, now: MonotonicInstant,
                                                 into out: inout [PairingAction]) {
         sc.passkey = passkey
         if role == .initiator {
@@ -90,7 +90,7 @@ extension PairingSession {
     }
 
     /// Passkey Entry, one round: a fresh nonce and its commitment to this round's bit.
-    mutating func sendPasskeyConfirm(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func sendPasskeyConfirm(now: MonotonicInstant, into out: inout [PairingAction]) {
         guard let passkey = sc.passkey else { return }
         sc.localNonce = SecureRandom.uint128()
         let x = publicKeyX
@@ -102,7 +102,7 @@ extension PairingSession {
         sc.sentConfirm = true
     }
 
-    mutating func receivedSecureConnectionsConfirm(_ value: UInt128, now: ContinuousClock.Instant,
+    mutating func receivedSecureConnectionsConfirm(_ value: UInt128, now: MonotonicInstant,
                                                    into out: inout [PairingAction]) {
         guard let n = negotiation, sc.peerConfirm == nil else {
             fail(sending: .unspecifiedReason, now: now, into: &out)
@@ -133,7 +133,7 @@ extension PairingSession {
         fail(sending: .unspecifiedReason, now: now, into: &out)
     }
 
-    mutating func receivedSecureConnectionsRandom(_ value: UInt128, now: ContinuousClock.Instant,
+    mutating func receivedSecureConnectionsRandom(_ value: UInt128, now: MonotonicInstant,
                                                   into out: inout [PairingAction]) {
         guard let n = negotiation else { return }
         let x = publicKeyX
@@ -270,7 +270,7 @@ extension PairingSession {
 
     /// Stage 1 is confirmed (by the user, or needing nobody): the initiator sends Ea; the
     /// responder answers Ea if it has come.
-    mutating func userConfirmed(now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func userConfirmed(now: MonotonicInstant, into out: inout [PairingAction]) {
         if role == .initiator {
             sendPDU(.pairingDHKeyCheck(sc.localCheck), now: now, into: &out)
             phase = .checkingDHKey
@@ -283,7 +283,7 @@ extension PairingSession {
         }
     }
 
-    mutating func receivedDHKeyCheck(_ value: UInt128, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func receivedDHKeyCheck(_ value: UInt128, now: MonotonicInstant, into out: inout [PairingAction]) {
         if role == .initiator {
             guard value == sc.expectedPeerCheck else {
                 fail(sending: .dhKeyCheckFailed, now: now, into: &out)
@@ -301,7 +301,7 @@ extension PairingSession {
         }
     }
 
-    mutating func verifyInitiatorCheck(_ value: UInt128, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func verifyInitiatorCheck(_ value: UInt128, now: MonotonicInstant, into out: inout [PairingAction]) {
         guard value == sc.expectedPeerCheck else {
             fail(sending: .dhKeyCheckFailed, now: now, into: &out)
             return

@@ -51,7 +51,7 @@ public struct PairingSession: Sendable {
 
     var phase: Phase = .idle
     /// When the SMP timer runs out; `nil` when it is stopped.
-    public internal(set) var nextDeadline: ContinuousClock.Instant?
+    public internal(set) var nextDeadline: MonotonicInstant?
     var negotiation: Negotiation?
     var sc = SecureConnectionsState()
     var legacy = LegacyState()
@@ -136,7 +136,7 @@ public struct PairingSession: Sendable {
     // MARK: - Inputs
 
     /// Initiator: sends the Pairing Request.
-    public mutating func start(now: ContinuousClock.Instant) -> [PairingAction] {
+    public mutating func start(now: MonotonicInstant) -> [PairingAction] {
         guard role == .initiator, phase == .idle else { return [] }
         var out: [PairingAction] = []
         let request = localFeatures(requesting: nil)
@@ -146,7 +146,7 @@ public struct PairingSession: Sendable {
     }
 
     /// An SMP PDU from the peer (the payload of a CID 0x0006 frame).
-    public mutating func receive(_ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [PairingAction] {
+    public mutating func receive(_ bytes: ArraySlice<UInt8>, now: MonotonicInstant) -> [PairingAction] {
         switch phase {
         case .completed, .failed, .timedOut: return []
         default: break
@@ -168,7 +168,7 @@ public struct PairingSession: Sendable {
     }
 
     /// Responder: the application's answer to `.acceptPairing`.
-    public mutating func accept(_ accepted: Bool, now: ContinuousClock.Instant) -> [PairingAction] {
+    public mutating func accept(_ accepted: Bool, now: MonotonicInstant) -> [PairingAction] {
         guard phase == .awaitingAcceptance, let request = pendingRequest else { return [] }
         var out: [PairingAction] = []
         pendingRequest = nil
@@ -181,7 +181,7 @@ public struct PairingSession: Sendable {
     }
 
     /// Numeric Comparison: whether the user saw the same number on both devices.
-    public mutating func confirm(_ matches: Bool, now: ContinuousClock.Instant) -> [PairingAction] {
+    public mutating func confirm(_ matches: Bool, now: MonotonicInstant) -> [PairingAction] {
         // A user who answers after the pairing ended (the peer failed it, the timer ran
         // out) is answering nothing.
         guard sc.awaitingUserConfirmation, isActive else { return [] }
@@ -196,7 +196,7 @@ public struct PairingSession: Sendable {
     }
 
     /// Passkey Entry: the passkey the user typed (0–999999), or `nil` if they cancelled.
-    public mutating func enterPasskey(_ passkey: UInt32?, now: ContinuousClock.Instant) -> [PairingAction] {
+    public mutating func enterPasskey(_ passkey: UInt32?, now: MonotonicInstant) -> [PairingAction] {
         guard awaitingPasskey, isActive else { return [] }
         var out: [PairingAction] = []
         awaitingPasskey = false
@@ -211,7 +211,7 @@ public struct PairingSession: Sendable {
     /// The controller's Encryption Change (or Encryption Key Refresh Complete) for this
     /// link, after `.startEncryption` (initiator) or the LTK this session gave for the
     /// peer's request (responder). `status` is the HCI status; 0 is success.
-    public mutating func encryptionChanged(status: UInt8, now: ContinuousClock.Instant) -> [PairingAction] {
+    public mutating func encryptionChanged(status: UInt8, now: MonotonicInstant) -> [PairingAction] {
         guard phase == .awaitingEncryption else { return [] }
         var out: [PairingAction] = []
         guard status == 0 else {
@@ -241,7 +241,7 @@ public struct PairingSession: Sendable {
     }
 
     /// Fails the pairing if the SMP timer has run out.
-    public mutating func expire(now: ContinuousClock.Instant) -> [PairingAction] {
+    public mutating func expire(now: MonotonicInstant) -> [PairingAction] {
         guard let deadline = nextDeadline, deadline <= now, isActive else { return [] }
         phase = .timedOut
         nextDeadline = nil
@@ -257,12 +257,12 @@ public struct PairingSession: Sendable {
     /// The key the link is encrypted with at the end of phase 2 (STK or SC LTK).
     var encryptionKey: UInt128?
 
-    mutating func sendPDU(_ pdu: SMPPDU, now: ContinuousClock.Instant, into out: inout [PairingAction]) {
+    mutating func sendPDU(_ pdu: SMPPDU, now: MonotonicInstant, into out: inout [PairingAction]) {
         out.append(.send(pdu))
         nextDeadline = now + Self.timeout
     }
 
-    mutating func fail(sending reason: PairingFailureReason, now: ContinuousClock.Instant,
+    mutating func fail(sending reason: PairingFailureReason, now: MonotonicInstant,
                        into out: inout [PairingAction]) {
         out.append(.send(.pairingFailed(reason)))
         out.append(.failed(.sent(reason)))

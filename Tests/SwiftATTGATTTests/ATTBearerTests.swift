@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTPDU
 import SwiftATTGATT
 import Testing
@@ -7,7 +8,7 @@ enum ATTBearerFixture {
     typealias Bearer = ATTBearer
     typealias Action = ATTBearer.Action
 
-    static let t0 = ContinuousClock.now
+    static let t0 = MonotonicInstant.now
 
     static func read(_ handle: UInt16) -> ATTPDU { .readRequest(ReadRequest(handle: handle)) }
     static func write(_ handle: UInt16, _ value: [UInt8]) -> ATTPDU {

@@ -21,7 +21,7 @@ struct GATTClientTestLink {
     var serverBearer: Bearer
     let server: GATTServer
     let connection: GATTServer.ConnectionID = 1
-    var now = ContinuousClock.now
+    var now = MonotonicInstant.now
 
     /// The requests the client sent, in order.
     var requests: [ATTPDU] = []

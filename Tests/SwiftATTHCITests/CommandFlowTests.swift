@@ -1,10 +1,11 @@
+import SwiftATTCore
 import SwiftATTHCI
 import Testing
 
 /// HCI command flow control and matching (Core 5.4 Vol 4 Part E §4.4), fed events by
 /// hand: no controller needed.
 @Suite struct CommandFlowTests {
-    static let t0 = ContinuousClock.now
+    static let t0 = MonotonicInstant.now
     static let reset = HCICommandPacket(opcode: HCIOpcode(ogf: 3, ocf: 3), parameters: [])
     static let readAddress = HCICommandPacket(opcode: HCIOpcode(ogf: 4, ocf: 9), parameters: [])
 

@@ -13,9 +13,9 @@ import Testing
     static let peer = BluetoothAddress(0xC0B0_0000_0001, kind: .random)
     static let bond = Bond(peer: peer, centralKey: nil, peripheralKey: LongTermKey(key: 0x1234),
                            peerSignatureKey: 0x5678, authenticated: false, secureConnections: true, keySize: 16)
-    static let start = ContinuousClock.now
+    static let start = MonotonicInstant.now
 
-    static func at(milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+    static func at(milliseconds: Int) -> MonotonicInstant { start + .milliseconds(milliseconds) }
 
     /// What reached `persist`, and whether it fails.
     final class Storage: Sendable {

@@ -10,7 +10,7 @@ struct PairingHarness {
     var initiator: PairingSession
     var responder: PairingSession
     var users = Users()
-    var clock = ContinuousClock.now
+    var clock = MonotonicInstant.now
 
     /// What each side reported, in order.
     var initiatorActions: [PairingAction] = []

@@ -10,7 +10,7 @@ import Testing
 struct PairingHostileInputTests {
     static let a = BluetoothAddress(0xC0_11_22_33_44_55, kind: .random)
     static let b = BluetoothAddress(0xC0_66_77_88_99_AA, kind: .random)
-    let now = ContinuousClock.now
+    let now = MonotonicInstant.now
 
     func responder(_ c: PairingConfiguration = PairingConfiguration()) -> PairingSession {
         PairingSession(role: .responder, configuration: c, initiatorAddress: Self.a, responderAddress: Self.b)

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTPDU
 import SwiftATTGATT
 
@@ -71,7 +72,7 @@ private struct ClientLink {
     var client: Bearer
     var serverBearer = Bearer(receiveMTU: 517)
     let server = GATTServer(database: FuzzDatabase.main)
-    var now = ContinuousClock.now
+    var now = MonotonicInstant.now
     var token = 0
 
     init(mtu: Int) {

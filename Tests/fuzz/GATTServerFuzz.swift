@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTPDU
 import SwiftATTGATT
 
@@ -47,7 +48,7 @@ private struct ServerHarness {
     var prepared = [0, 0, 0]
     var indicated: [Int: UInt16] = [:]
     var nextToken = 1
-    var now = ContinuousClock.now
+    var now = MonotonicInstant.now
     var alternate = false
     let characteristics: [GATTCharacteristic]
 

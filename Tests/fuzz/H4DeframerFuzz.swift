@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTHCI
 
 /// Target `h4`: the byte stream from a controller over UART or TCP (H4), cut into the
@@ -48,7 +49,7 @@ public func fuzzH4Deframer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 private struct HostLoop {
     var commands = HCICommandFlow<Int>(initialCredits: 1)
     var acl = ACLFlow(bufferCount: 4, bufferLength: 27)
-    var now = ContinuousClock.now
+    var now = MonotonicInstant.now
     var submitted = 0
     var settled: Set<Int> = []
     static let opcodes: [UInt16] = [0x0C03, 0x2002, 0x1009, 0x200B, 0x0406, 0x2016]

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTSMP
 import SwiftATTSecurity
 
@@ -53,7 +54,7 @@ public func fuzzSMP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// `SMPFuzzManInTheMiddle` goes deeper.
 struct SMPFuzzSingleSession {
     var watched: SMPFuzzWatchedSession
-    var now = ContinuousClock.now
+    var now = MonotonicInstant.now
 
     init(role: PairingRole, addresses: (initiator: BluetoothAddress, responder: BluetoothAddress),
          input: inout FuzzInput) {

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTSMP
 import SwiftATTSecurity
 
@@ -37,7 +38,7 @@ struct SMPFuzzManInTheMiddle {
     var responder: SMPFuzzWatchedSession
     /// PDUs in flight, oldest first, with the side each is for.
     var link: [(to: PairingRole, bytes: [UInt8])] = []
-    var now = ContinuousClock.now
+    var now = MonotonicInstant.now
     /// The link is encrypted: the man in the middle can only drop PDUs now.
     var encrypted = false
     /// The fuzzer did something an honest link, user or controller would not.

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTSMP
 import SwiftATTSecurity
 
@@ -50,20 +51,20 @@ struct SMPFuzzWatchedSession {
 
     // MARK: - Inputs, each checked
 
-    mutating func start(now: ContinuousClock.Instant) -> [PairingAction] {
+    mutating func start(now: MonotonicInstant) -> [PairingAction] {
         let wasIdle = !session.isActive && !session.isFinished
         let actions = drive("start", now: now) { $0.start(now: now) }
         if role == .responder || !wasIdle { require(actions.isEmpty, "\(name): start answered \(actions)") }
         return actions
     }
 
-    mutating func receive(_ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) -> [PairingAction] {
+    mutating func receive(_ bytes: ArraySlice<UInt8>, now: MonotonicInstant) -> [PairingAction] {
         let pdu = try? SMPPDU(decoding: bytes)
         if case .pairingFailed? = pdu, session.isActive { peerFailed = true }
         return drive("a PDU \(Array(bytes))", now: now, received: pdu) { $0.receive(bytes, now: now) }
     }
 
-    mutating func accept(_ yes: Bool, now: ContinuousClock.Instant) -> [PairingAction] {
+    mutating func accept(_ yes: Bool, now: MonotonicInstant) -> [PairingAction] {
         let pending = acceptancePending
         acceptancePending = false
         let actions = drive("accept(\(yes))", now: now) { $0.accept(yes, now: now) }
@@ -71,7 +72,7 @@ struct SMPFuzzWatchedSession {
         return actions
     }
 
-    mutating func confirm(_ yes: Bool, now: ContinuousClock.Instant) -> [PairingAction] {
+    mutating func confirm(_ yes: Bool, now: MonotonicInstant) -> [PairingAction] {
         let pending = numberPending
         let live = pending && session.isActive
         numberPending = false
@@ -81,7 +82,7 @@ struct SMPFuzzWatchedSession {
         return actions
     }
 
-    mutating func enterPasskey(_ passkey: UInt32?, now: ContinuousClock.Instant) -> [PairingAction] {
+    mutating func enterPasskey(_ passkey: UInt32?, now: MonotonicInstant) -> [PairingAction] {
         let pending = passkeyPending
         let live = pending && session.isActive
         passkeyPending = false
@@ -93,7 +94,7 @@ struct SMPFuzzWatchedSession {
         return actions
     }
 
-    mutating func encryptionChanged(status: UInt8, now: ContinuousClock.Instant) -> [PairingAction] {
+    mutating func encryptionChanged(status: UInt8, now: MonotonicInstant) -> [PairingAction] {
         let actions = drive("encryptionChanged(\(status))", now: now) { $0.encryptionChanged(status: status, now: now) }
         if status != 0 {
             require(actions.isEmpty || actions == [.failed(.encryptionFailed(status: status))],
@@ -114,14 +115,14 @@ struct SMPFuzzWatchedSession {
         return key
     }
 
-    mutating func disconnected(now: ContinuousClock.Instant) -> [PairingAction] {
+    mutating func disconnected(now: MonotonicInstant) -> [PairingAction] {
         let wasActive = session.isActive
         let actions = drive("disconnected", now: now) { $0.disconnected() }
         require(actions == (wasActive ? [.failed(.disconnected)] : []), "\(name): disconnection answered \(actions)")
         return actions
     }
 
-    mutating func expire(now: ContinuousClock.Instant) -> [PairingAction] {
+    mutating func expire(now: MonotonicInstant) -> [PairingAction] {
         let due = session.isActive && (session.nextDeadline.map { $0 <= now } ?? false)
         let actions = drive("expire", now: now) { $0.expire(now: now) }
         require(actions == (due ? [.failed(.timedOut)] : []), "\(name): expire (due: \(due)) answered \(actions)")
@@ -132,7 +133,7 @@ struct SMPFuzzWatchedSession {
 
     /// Runs one input and checks what came back; `received` is the decoded PDU, if the
     /// input was one.
-    private mutating func drive(_ input: @autoclosure () -> String, now: ContinuousClock.Instant, received: SMPPDU? = nil,
+    private mutating func drive(_ input: @autoclosure () -> String, now: MonotonicInstant, received: SMPPDU? = nil,
                                 _ body: (inout PairingSession) -> [PairingAction]) -> [PairingAction] {
         let wasFinished = session.isFinished
         let actions = body(&session)

@@ -1,3 +1,5 @@
+import SwiftATTCore
+
 /// Command flow control and matching: which commands may be sent now, which event
 /// answers which command, and which commands have waited too long.
 ///
@@ -37,10 +39,10 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     struct InFlight: Sendable {
         @usableFromInline var token: Token
         @usableFromInline var opcode: HCIOpcode
-        @usableFromInline var deadline: ContinuousClock.Instant
+        @usableFromInline var deadline: MonotonicInstant
 
         @inlinable
-        init(token: Token, opcode: HCIOpcode, deadline: ContinuousClock.Instant) {
+        init(token: Token, opcode: HCIOpcode, deadline: MonotonicInstant) {
             self.token = token
             self.opcode = opcode
             self.deadline = deadline
@@ -59,6 +61,10 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     @usableFromInline var waitingStart = 0
     @usableFromInline var inFlight: [InFlight] = []
     @usableFromInline var abandoned: [HCIOpcode: Int] = [:]
+    /// The last timeout a command carried, and it in nanoseconds: nearly every command
+    /// carries the same one, and converting a `Duration` (128-bit arithmetic in the
+    /// runtime) cost a few hundred instructions of each round trip.
+    @usableFromInline var lastTimeout: (duration: Duration, nanoseconds: Int64) = (.zero, 0)
 
     /// Flow holding `initialCredits` command credits: one, until the controller says otherwise
     /// (Part E §4.4).
@@ -77,7 +83,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     @inlinable public var inFlightCount: Int { inFlight.count }
 
     /// The earliest deadline of a command in flight: when to call `expire` next.
-    @inlinable public var nextDeadline: ContinuousClock.Instant? {
+    @inlinable public var nextDeadline: MonotonicInstant? {
         guard !inFlight.isEmpty else { return nil }
         var earliest = inFlight[0].deadline
         for entry in inFlight.dropFirst() where entry.deadline < earliest { earliest = entry.deadline }
@@ -86,7 +92,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
 
     /// Queues a command; returns the packets to send now (this one, if a credit is free).
     @inlinable
-    public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration, now: ContinuousClock.Instant) -> [HCICommandPacket] {
+    public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration, now: MonotonicInstant) -> [HCICommandPacket] {
         var send: [HCICommandPacket] = []
         submit(packet, token: token, timeout: timeout, now: now, sending: &send)
         return send
@@ -96,14 +102,14 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     /// keeps one array between calls allocates nothing per command.
     @inlinable
     public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration,
-                                now: ContinuousClock.Instant, sending send: inout [HCICommandPacket]) {
+                                now: MonotonicInstant, sending send: inout [HCICommandPacket]) {
         waiting.append(Waiting(token: token, packet: packet, timeout: timeout))
         release(now: now, into: &send)
     }
 
     /// Handles an event; returns the outcomes it settles and the packets to send now.
     @inlinable
-    public mutating func receive(_ event: HCIEvent, now: ContinuousClock.Instant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
+    public mutating func receive(_ event: HCIEvent, now: MonotonicInstant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
         var outcomes: [Outcome] = []
         var send: [HCICommandPacket] = []
         receive(event, now: now, settling: &outcomes, sending: &send)
@@ -114,7 +120,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     /// to send now to `send` (arrays the caller keeps, so that an answer allocates
     /// nothing here).
     @inlinable
-    public mutating func receive(_ event: HCIEvent, now: ContinuousClock.Instant,
+    public mutating func receive(_ event: HCIEvent, now: MonotonicInstant,
                                  settling outcomes: inout [Outcome], sending send: inout [HCICommandPacket]) {
         switch event {
         case let .commandComplete(complete):
@@ -134,7 +140,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
 
     /// Fails every command whose deadline has passed, restoring its credit.
     @inlinable
-    public mutating func expire(now: ContinuousClock.Instant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
+    public mutating func expire(now: MonotonicInstant) -> (outcomes: [Outcome], send: [HCICommandPacket]) {
         var outcomes: [Outcome] = []
         var send: [HCICommandPacket] = []
         expire(now: now, settling: &outcomes, sending: &send)
@@ -143,7 +149,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
 
     /// `expire(now:)`, appending to arrays the caller keeps.
     @inlinable
-    public mutating func expire(now: ContinuousClock.Instant, settling outcomes: inout [Outcome],
+    public mutating func expire(now: MonotonicInstant, settling outcomes: inout [Outcome],
                                 sending send: inout [HCICommandPacket]) {
         let settled = outcomes.count
         inFlight.removeAll { entry in
@@ -191,12 +197,16 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     }
 
     @inlinable
-    mutating func release(now: ContinuousClock.Instant, into send: inout [HCICommandPacket]) {
+    mutating func release(now: MonotonicInstant, into send: inout [HCICommandPacket]) {
         while granted > 0, waitingStart < waiting.count {
             let next = waiting[waitingStart]
             waitingStart += 1
             granted -= 1
-            inFlight.append(InFlight(token: next.token, opcode: next.packet.opcode, deadline: now + next.timeout))
+            if next.timeout != lastTimeout.duration {
+                lastTimeout = (next.timeout, MonotonicInstant.saturatingNanoseconds(next.timeout))
+            }
+            inFlight.append(InFlight(token: next.token, opcode: next.packet.opcode,
+                                     deadline: now.advanced(byNanoseconds: lastTimeout.nanoseconds)))
             send.append(next.packet)
         }
         if waitingStart == waiting.count {

@@ -1,5 +1,6 @@
-import SwiftATTPDU
+import SwiftATTCore
 import SwiftATTGATT
+import SwiftATTPDU
 
 /// The GATT client on the loop: procedures run one at a time per bearer — on a link with
 /// Enhanced ATT bearers, as many at once as it has bearers — notifications reach their
@@ -57,7 +58,7 @@ extension AttributeLinks {
         nextToken += 1
         let token = nextToken
         do throws(ATTBearerError) {
-            let now = ContinuousClock.now
+            let now = MonotonicInstant.readBootClock()
             let actions = try link.withBearer(route) { bearer throws(ATTBearerError) in
                 request.opcode == .exchangeMTURequest
                     ? try bearer.exchangeMTU(token: token, now: now)

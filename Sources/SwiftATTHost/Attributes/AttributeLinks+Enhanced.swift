@@ -57,7 +57,7 @@ extension AttributeLinks {
     func receive(_ payload: ArraySlice<UInt8>, on link: AttributeLink, via enhanced: EnhancedBearer) {
         var actions = receivedActions
         receivedActions = []
-        enhanced.bearer.receive(payload, now: .now, into: &actions)
+        enhanced.bearer.receive(payload, now: .readBootClock(), into: &actions)
         perform(actions, on: link, via: .enhanced(enhanced))
         actions.removeAll(keepingCapacity: true)
         receivedActions = actions

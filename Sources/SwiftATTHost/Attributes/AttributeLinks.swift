@@ -170,7 +170,7 @@ final class AttributeLinks {
     /// Takes an ATT PDU the peer sent on connection `handle`, received in the batch read
     /// at `now`.
     @inline(__always)
-    func receive(_ payload: ArraySlice<UInt8>, on handle: UInt16, now: ContinuousClock.Instant) {
+    func receive(_ payload: ArraySlice<UInt8>, on handle: UInt16, now: MonotonicInstant) {
         guard let link = link(handle) else { return }
         // The streaming case first: a notification, decoded from the packet's bytes
         // borrowed, goes straight to the client.
@@ -195,8 +195,8 @@ final class AttributeLinks {
 
     /// The earliest deadline of any bearer (a request or indication timing out). Asked
     /// on every turn of the loop, so it allocates nothing.
-    var nextDeadline: ContinuousClock.Instant? {
-        var earliest: ContinuousClock.Instant?
+    var nextDeadline: MonotonicInstant? {
+        var earliest: MonotonicInstant?
         for link in links {
             if let deadline = link.withBearer({ $0.nextDeadline }), earliest.map({ deadline < $0 }) ?? true {
                 earliest = deadline
@@ -209,7 +209,7 @@ final class AttributeLinks {
     }
 
     /// Fails the transactions whose deadline has passed.
-    func expire(now: ContinuousClock.Instant) {
+    func expire(now: MonotonicInstant) {
         for link in links {
             if link.withBearer({ $0.nextDeadline }).map({ $0 <= now }) ?? false {
                 perform(link.bearer.expire(now: now), on: link)
@@ -304,7 +304,7 @@ final class AttributeLinks {
         do throws(ATTBearerError) {
             if case let .handleValueIndication(indication) = pdu {
                 nextToken += 1
-                let actions = try link.bearer.indicate(indication, token: nextToken, now: .now)
+                let actions = try link.bearer.indicate(indication, token: nextToken, now: .readBootClock())
                 // Only an accepted indication is owed a confirmation: a refused one
                 // (queue full) must not leave its token behind.
                 indicationTokens[nextToken] = (link.handle, indication.handle)

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTL2CAP
 
 /// One open credit-based channel on the loop: the pure machine, the reader's inbox, and
@@ -35,7 +36,7 @@ final class ChannelSlot {
     /// `close()` was asked: the channel disconnects once its queue has drained, or at
     /// `closeDeadline`, whichever comes first.
     var closeRequested = false
-    var closeDeadline: ContinuousClock.Instant?
+    var closeDeadline: MonotonicInstant?
     /// The Disconnection Request went; the CID stays taken until the answer (or its
     /// timeout).
     var disconnecting = false

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTL2CAP
 import SwiftATTPDU
@@ -214,7 +215,7 @@ extension CreditBasedChannels {
         guard !open.pendingAnswered else { return }
         open.pendingAnswered = true
         open.timeout = extendedResponseTimeout
-        open.deadline = .now + extendedResponseTimeout
+        open.deadline = MonotonicInstant.readBootClock() + extendedResponseTimeout
         links[handle]?.pending[identifier] = .open(open)
     }
 

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTL2CAP
 
 /// Channels this host opens (Core 5.4 Vol 3 Part A §4.22–4.23, §4.25–4.26): the request,
@@ -21,7 +22,7 @@ extension CreditBasedChannels {
         let identifier = link.takeIdentifier()
         link.reserved.formUnion(cids)
         link.pending[identifier] = .open(.init(mode: mode, psm: psm, parameters: parameters, localCIDs: cids,
-                                               controller: controller, deadline: .now + responseTimeout,
+                                               controller: controller, deadline: MonotonicInstant.readBootClock() + responseTimeout,
                                                timeout: responseTimeout, completion: completion))
         links[handle] = link
         timedCount += 1

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTL2CAP
 
 /// Reconfiguration of Enhanced Credit Based channels (Core 5.4 Vol 3 Part A §4.27–4.28):
@@ -19,7 +20,7 @@ extension CreditBasedChannels {
         receiveSizes(slot, mtu: max(current.mtu, mtu), mps: max(current.mps, mps))
         let identifier = link.takeIdentifier()
         link.pending[identifier] = .reconfigure(channels: [key], mtu: mtu, mps: mps,
-                                                deadline: .now + responseTimeout, completion: completion)
+                                                deadline: MonotonicInstant.readBootClock() + responseTimeout, completion: completion)
         links[key.handle] = link
         timedCount += 1
         signal(.creditBasedReconfigureRequest(CreditBasedReconfigureRequest(mtu: mtu, mps: mps, destinationCIDs: [slot.localCID])),

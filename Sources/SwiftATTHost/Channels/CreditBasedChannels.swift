@@ -284,7 +284,7 @@ final class CreditBasedChannels {
         if slot.sendQueueEmpty {
             beginDisconnection(slot)
         } else {
-            slot.closeDeadline = .now + Self.closeDrainTimeout
+            slot.closeDeadline = MonotonicInstant.readBootClock() + Self.closeDrainTimeout
             timedCount += 1
             pump(slot)
         }
@@ -312,7 +312,7 @@ final class CreditBasedChannels {
         slot.disconnecting = true
         let identifier = link.takeIdentifier()
         link.pending[identifier] = .disconnect(localCID: slot.localCID, serial: slot.serial,
-                                               deadline: .now + responseTimeout)
+                                               deadline: MonotonicInstant.readBootClock() + responseTimeout)
         links[slot.handle] = link
         timedCount += 1
         signal(.disconnectionRequest(DisconnectionRequest(destinationCID: slot.peerCID, sourceCID: slot.localCID)),
@@ -367,9 +367,9 @@ final class CreditBasedChannels {
 
     // MARK: Deadlines
 
-    var nextDeadline: ContinuousClock.Instant? {
+    var nextDeadline: MonotonicInstant? {
         guard timedCount > 0 else { return nil }
-        var earliest: ContinuousClock.Instant?
+        var earliest: MonotonicInstant?
         for link in links.values {
             for request in link.pending.values { earliest = min(earliest ?? request.deadline, request.deadline) }
             for slot in link.channels.values {
@@ -380,7 +380,7 @@ final class CreditBasedChannels {
     }
 
     /// Requests unanswered in time fail; closes that could not drain disconnect anyway.
-    func expire(now: ContinuousClock.Instant) {
+    func expire(now: MonotonicInstant) {
         guard timedCount > 0 else { return }
         for (handle, link) in links {
             for (identifier, request) in link.pending where request.deadline <= now {

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTL2CAP
 
 /// A signaling request this host sent and waits to hear answered, by its identifier.
@@ -10,7 +11,7 @@ enum PendingSignalingRequest {
         var parameters: L2CAPChannelParameters
         var localCIDs: [UInt16]
         var controller: Controller
-        var deadline: ContinuousClock.Instant
+        var deadline: MonotonicInstant
         /// The wait `deadline` ends: the response timeout, or the extended one once the
         /// peer has answered "pending" (Core 5.4 Vol 3 Part A §6.2.2).
         var timeout: Duration
@@ -21,12 +22,12 @@ enum PendingSignalingRequest {
 
     case open(Open)
     /// A Credit Based Reconfigure Request for these channels of this host.
-    case reconfigure(channels: [ChannelKey], mtu: UInt16, mps: UInt16, deadline: ContinuousClock.Instant,
+    case reconfigure(channels: [ChannelKey], mtu: UInt16, mps: UInt16, deadline: MonotonicInstant,
                      completion: (L2CAPChannelError?) -> Void)
     /// A Disconnection Request for the channel at `localCID` (that channel: `serial`).
-    case disconnect(localCID: UInt16, serial: Int, deadline: ContinuousClock.Instant)
+    case disconnect(localCID: UInt16, serial: Int, deadline: MonotonicInstant)
 
-    var deadline: ContinuousClock.Instant {
+    var deadline: MonotonicInstant {
         switch self {
         case let .open(open): return open.deadline
         case let .disconnect(_, _, deadline): return deadline

@@ -1,3 +1,4 @@
+import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHCI
 import SwiftATTL2CAP
@@ -43,7 +44,7 @@ final class HostStack {
     /// When the batch being read arrived: the clock is read once per batch, not per
     /// frame (the bearers time the requests they send in answer from it). Unchecked:
     /// set once per read on the loop thread, which is the only one to touch a stack.
-    @exclusivity(unchecked) private var receivedAt = ContinuousClock.now
+    @exclusivity(unchecked) private var receivedAt = MonotonicInstant.readBootClock()
 
     init(transport: any HCITransport) {
         hci = HCIConversation(transport: transport)
@@ -100,13 +101,13 @@ final class HostStack {
 
     /// When the loop must call `expire` next. Asked on every turn, so it allocates
     /// nothing.
-    var nextDeadline: ContinuousClock.Instant? {
-        let earliest: ContinuousClock.Instant?
+    var nextDeadline: MonotonicInstant? {
+        let earliest: MonotonicInstant?
         switch (hci.nextDeadline, attributes.nextDeadline) {
         case let (command?, attribute?): earliest = min(command, attribute)
         case let (command, attribute): earliest = command ?? attribute
         }
-        var others: ContinuousClock.Instant?
+        var others: MonotonicInstant?
         switch (security.nextDeadline, bondSync.nextDeadline) {
         case let (pairing?, bonds?): others = min(pairing, bonds)
         case let (pairing, bonds): others = pairing ?? bonds
@@ -118,7 +119,7 @@ final class HostStack {
 
     /// The loop's turn began at `now` (its one clock read, right after `poll(2)`): what
     /// is read, sent and answered in the turn is timed from it.
-    func beginTurn(at now: ContinuousClock.Instant) {
+    func beginTurn(at now: MonotonicInstant) {
         receivedAt = now
         hci.now = now
     }
@@ -179,7 +180,7 @@ final class HostStack {
     }
 
     /// Fires the deadlines that have passed: commands and ATT transactions time out.
-    func expire(now: ContinuousClock.Instant) {
+    func expire(now: MonotonicInstant) {
         hci.expire(now: now)
         attributes.expire(now: now)
         security.expire(now: now)
@@ -194,7 +195,7 @@ final class HostStack {
         // What the turn changed in bonded clients' state (and sign counters) reaches the
         // bond store, and its file when `BondSync`'s interval allows.
         if hci.isRunning, bondSync.hasWork(server: attributes.gattServer) {
-            bondSync.turn(server: attributes.gattServer, now: .now)
+            bondSync.turn(server: attributes.gattServer, now: .readBootClock())
         }
         // Values applied this turn give their slots back even when they went to nobody
         // (no subscriber, so nothing to send).

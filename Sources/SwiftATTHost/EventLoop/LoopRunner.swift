@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SwiftATTCore
 import SwiftATTGATT
 import SwiftATTHCI
 import Synchronization
@@ -152,7 +153,7 @@ final class LoopRunner: Sendable {
         // one): each host's turn is timed from it, and the next `poll`'s timeout counted
         // from it, which makes that wait longer than exact by the turn's own duration
         // (microseconds) — the clock is not read again per command, answer and turn end.
-        var now = ContinuousClock.now
+        var now = MonotonicInstant.readBootClock()
         while true {
             // A transport that hands packets over in memory says whether some already
             // wait: nothing wrote to its descriptor while the loop was running.
@@ -167,7 +168,7 @@ final class LoopRunner: Sendable {
                     record.stack.hci.fail(.transport(.systemCall("poll", error, context: record.stack.transport.name)))
                 }
             }
-            now = .now
+            now = .readBootClock()
             for record in hosts.records {
                 record.stack.transport.finishedWaiting()
                 record.stack.beginTurn(at: now)
@@ -259,8 +260,8 @@ final class LoopRunner: Sendable {
         }
 
         /// The earliest deadline of any host, found without allocating (every turn).
-        var earliestDeadline: ContinuousClock.Instant? {
-            var earliest: ContinuousClock.Instant?
+        var earliestDeadline: MonotonicInstant? {
+            var earliest: MonotonicInstant?
             for record in records {
                 guard let deadline = record.stack.nextDeadline else { continue }
                 if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
@@ -393,16 +394,13 @@ final class LoopRunner: Sendable {
     }
 
     /// `poll`'s timeout until `deadline`, counted from `now`: -1 (none), 0 (past), else
-    /// milliseconds rounded up.
-    static func timeout(until deadline: ContinuousClock.Instant?, from now: ContinuousClock.Instant) -> Int32 {
+    /// milliseconds rounded up (a wait never ends before its deadline), at most
+    /// `Int32.max`. Integer arithmetic on the instants' nanoseconds, every turn.
+    static func timeout(until deadline: MonotonicInstant?, from now: MonotonicInstant) -> Int32 {
         guard let earliest = deadline else { return -1 }
-        let remaining = earliest - now
-        return remaining <= .zero ? 0 : milliseconds(remaining)
-    }
-
-    static func milliseconds(_ d: Duration) -> Int32 {
-        let c = d.components
-        let ms = c.seconds * 1000 + (c.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: max(1, ms))
+        guard earliest > now else { return 0 }
+        let (remaining, overflow) = earliest.nanoseconds.subtractingReportingOverflow(now.nanoseconds)
+        if overflow { return .max }
+        return Int32(clamping: remaining / 1_000_000 + (remaining % 1_000_000 == 0 ? 0 : 1))
     }
 }

@@ -44,12 +44,12 @@ final class BondSync {
     private(set) var store: BondStore
     /// What the store calls with its removals (`observeRemovals`), and its token there.
     private var removals: (observer: BondStore.RemovalObserver, token: Int)?
-    private var lastWrite: ContinuousClock.Instant?
+    private var lastWrite: MonotonicInstant?
     /// `store.stagedChanges` when a write failed: it is not tried again until that moves.
     private var failedAt: Int?
     /// When staged changes are written next (the end of the interval); nil when nothing
     /// waits for one. Asked every turn (unchecked, as `SecurityManager.nextDeadline`).
-    @exclusivity(unchecked) private(set) var nextDeadline: ContinuousClock.Instant?
+    @exclusivity(unchecked) private(set) var nextDeadline: MonotonicInstant?
     /// Told of a write that failed: the peers whose changes it held, and why.
     var failed: ((Set<BluetoothAddress>, SecurityStorageError) -> Void)?
 
@@ -85,7 +85,7 @@ final class BondSync {
 
     /// A turn: the server's changes are staged, and what is staged is written when the
     /// interval allows.
-    func turn(server: GATTServer?, now: ContinuousClock.Instant) {
+    func turn(server: GATTServer?, now: MonotonicInstant) {
         if let server { stageChanges(of: server) }
         guard store.hasUnsavedChanges, failedAt != store.stagedChanges else {
             nextDeadline = nil
@@ -133,7 +133,7 @@ final class BondSync {
         if let server { stageChanges(of: server) }
         nextDeadline = nil
         guard store.hasUnsavedChanges else { return }
-        write(now: .now)
+        write(now: .readBootClock())
     }
 
     // MARK: Steps
@@ -152,7 +152,7 @@ final class BondSync {
         }
     }
 
-    private func write(now: ContinuousClock.Instant) {
+    private func write(now: MonotonicInstant) {
         let peers = store.unsavedPeers
         let attempt = store.stagedChanges
         lastWrite = now

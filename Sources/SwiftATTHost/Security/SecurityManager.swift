@@ -57,7 +57,7 @@ final class SecurityManager {
     /// When a pairing's SMP timer runs out next; kept current so that the loop's
     /// per-turn question costs a read (unchecked: asked every turn, on the loop thread,
     /// and set only by this manager's own methods, never during a read of it).
-    @exclusivity(unchecked) private(set) var nextDeadline: ContinuousClock.Instant?
+    @exclusivity(unchecked) private(set) var nextDeadline: MonotonicInstant?
 
     private var links: [UInt16: LinkSecurity] = [:]
 
@@ -85,7 +85,7 @@ final class SecurityManager {
         var pendingLevel: GATTSecurityLevel?
         /// Peripheral: when a Security Request this host sent goes unanswered for too
         /// long (the SMP timer runs from it too, Part H §3.4).
-        var securityRequestDeadline: ContinuousClock.Instant?
+        var securityRequestDeadline: MonotonicInstant?
         var waiters: [Completion] = []
 
         init(handle: UInt16, role: LERole, peer: BluetoothAddress, local: BluetoothAddress) {
@@ -176,7 +176,7 @@ final class SecurityManager {
             }
         case .peripheral:
             send(.securityRequest(configuration.pairing.authenticationRequirements), on: handle)
-            link.securityRequestDeadline = .now + PairingSession.timeout
+            link.securityRequestDeadline = MonotonicInstant.readBootClock() + PairingSession.timeout
             updateDeadline()
         }
     }
@@ -184,7 +184,7 @@ final class SecurityManager {
     // MARK: Inbound
 
     /// An SMP PDU on `handle`.
-    func receive(_ payload: ArraySlice<UInt8>, on handle: UInt16, now: ContinuousClock.Instant) {
+    func receive(_ payload: ArraySlice<UInt8>, on handle: UInt16, now: MonotonicInstant) {
         guard let link = links[handle] else { return }
         defer { updateDeadline() }
         if var session = link.session, !session.isFinished {
@@ -249,7 +249,7 @@ final class SecurityManager {
 
     /// Encryption Change or Encryption Key Refresh Complete: returns the link's new level
     /// when it changed, for the GATT server.
-    func encryptionChanged(_ handle: UInt16, status: HCIStatus, enabled: Bool, now: ContinuousClock.Instant) -> GATTSecurityLevel? {
+    func encryptionChanged(_ handle: UInt16, status: HCIStatus, enabled: Bool, now: MonotonicInstant) -> GATTSecurityLevel? {
         guard let link = links[handle] else { return nil }
         defer { updateDeadline() }
         var changed: GATTSecurityLevel?
@@ -297,9 +297,9 @@ final class SecurityManager {
 
     /// Applies a user's answer to the session it was asked for (if it is still that one).
     func answer(_ handle: UInt16, generation: Int,
-                _ body: (inout PairingSession, ContinuousClock.Instant) -> [PairingAction]) {
+                _ body: (inout PairingSession, MonotonicInstant) -> [PairingAction]) {
         guard let link = links[handle], link.generation == generation, var session = link.session else { return }
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.readBootClock()
         let actions = body(&session, now)
         link.session = session
         perform(actions, on: link, now: now)
@@ -344,7 +344,7 @@ final class SecurityManager {
 
     // MARK: Deadlines
 
-    func expire(now: ContinuousClock.Instant) {
+    func expire(now: MonotonicInstant) {
         guard let deadline = nextDeadline, deadline <= now else { return }
         for link in links.values {
             if let requested = link.securityRequestDeadline, requested <= now, !link.isPairing {
@@ -380,7 +380,7 @@ final class SecurityManager {
 
     private func startPairing(_ link: LinkSecurity) {
         var session = newSession(for: link, role: .initiator)
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.readBootClock()
         let actions = session.start(now: now)
         link.session = session
         perform(actions, on: link, now: now)
@@ -405,7 +405,7 @@ final class SecurityManager {
             guard case let .failure(error) = result else { return }
             let status: UInt8
             if case let .hci(.commandFailed(_, failed)) = error { status = failed.rawValue } else { status = 0x1F }
-            post?({ stack in _ = stack.security.encryptionChanged(handle, status: HCIStatus(status), enabled: false, now: .now) })
+            post?({ stack in _ = stack.security.encryptionChanged(handle, status: HCIStatus(status), enabled: false, now: .readBootClock()) })
         }
     }
 
@@ -424,7 +424,7 @@ final class SecurityManager {
     }
 
     /// Carries out what a session asked for.
-    private func perform(_ actions: [PairingAction], on link: LinkSecurity, now: ContinuousClock.Instant) {
+    private func perform(_ actions: [PairingAction], on link: LinkSecurity, now: MonotonicInstant) {
         let handle = link.handle
         let generation = link.generation
         let peer = link.peer
