@@ -16,6 +16,8 @@ struct RoundTripTiming {
         return n
     }
 
+    /// On the caller's executor, like `Controller.send`: no hop per command.
+    nonisolated(nonsending)
     static func measure(_ controller: Controller, count: Int) async throws(ControllerError) -> RoundTripTiming {
         var samples: [Duration] = []
         samples.reserveCapacity(count)
