@@ -89,6 +89,26 @@ public enum Hex {
         }
     }
 
+    /// Appends the lower-case hex digits of `bytes` to `out`, as `encode` spells them:
+    /// for a writer of bytes (a JSON event line) that would otherwise make a `String`
+    /// of them and copy it again.
+    @inlinable
+    public static func append(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
+        let count = bytes.count * 2
+        guard count > 0 else { return }
+        // Made in scratch memory (on the stack for a notification's value) and appended
+        // in one copy: appending digit by digit checks capacity and uniqueness each time.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { digits in
+            var i = 0
+            for b in bytes {
+                digits[i] = digit(b >> 4)
+                digits[i &+ 1] = digit(b & 0x0F)
+                i &+= 2
+            }
+            out.append(contentsOf: UnsafeBufferPointer(digits))
+        }
+    }
+
     /// The ASCII code of lower-case hex digit `v` (0–15).
     @inlinable @inline(__always)
     static func digit(_ v: UInt8) -> UInt8 {

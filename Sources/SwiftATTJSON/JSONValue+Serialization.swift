@@ -14,7 +14,9 @@ extension JSONValue {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout [UInt8]) {
+    /// Appends the compact serialization to `out` (`JSONObjectWriter` writes a member's
+    /// value with it).
+    func write(to out: inout [UInt8]) {
         switch self {
         case .null:
             out.append(contentsOf: "null".utf8)
@@ -48,7 +50,7 @@ extension JSONValue {
     /// The string in quotes. What RFC 8259 requires escaping (quote, backslash,
     /// U+0000–U+001F) is ASCII, so the UTF-8 bytes are scanned and copied in runs, and
     /// every other byte goes verbatim.
-    private static func writeString(_ s: String, to out: inout [UInt8]) {
+    static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in

@@ -22,6 +22,15 @@ struct EventReport {
         Output.print(json ? object().serialized() : text())
     }
 
+    /// `emitInBurst` for an event written member by member (`JSONObjectWriter`), not
+    /// built as a `JSONValue` first: a transfer's chunk, reported per notification.
+    func emitInBurst(_ text: @autoclosure () -> String, members: (inout JSONObjectWriter) -> Void) {
+        guard json else { return Output.print(text()) }
+        var line = JSONObjectWriter()
+        members(&line)
+        Output.printLine(line.finish())
+    }
+
     /// `2A37 Heart Rate Measurement`, `FFE1 HC-08 Data`, or the UUID alone.
     func describe(_ uuid: BluetoothUUID) -> String {
         name(of: uuid).map { "\(uuid) \($0)" } ?? uuid.description

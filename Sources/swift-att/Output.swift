@@ -12,6 +12,17 @@ enum Output {
         Swift.print(text)
     }
 
+    /// `line` (UTF-8, no newline) and a newline on standard output, through the same
+    /// buffer as `print`: an event line built as bytes goes out without becoming a
+    /// `String` and without `print`'s per-argument stream writes (some 1,900
+    /// instructions a line, a notification's worth of the host's work).
+    static func printLine(_ line: [UInt8]) {
+        if let editor = LineEditor.active.withLock({ $0 }) {
+            return editor.write(String(decoding: line, as: UTF8.self) + "\n")
+        }
+        StandardOutput.writeLine(line)
+    }
+
     /// `swift-att: error: <message>` on standard error, as one line.
     static func error(_ message: String) {
         let flat = message.split(whereSeparator: \.isNewline).joined(separator: " ")

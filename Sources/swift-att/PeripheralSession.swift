@@ -457,9 +457,13 @@ final class PeripheralSession {
             } else {
                 report.emitInBurst(
                     "sent chunk \(sender.chunksSent)/\(sender.chunkCount): \(EventReport.bytes(chunk.count)) "
-                        + EventReport.quoted(String(decoding: chunk, as: UTF8.self)),
-                    ["event": "chunk", "index": .integer(sender.chunksSent), "bytes": .integer(chunk.count),
-                     "value": .string(Hex.encode(chunk))])
+                        + EventReport.quoted(String(decoding: chunk, as: UTF8.self))
+                ) { line in
+                    line.member("event", "chunk")
+                    line.member("index", sender.chunksSent)
+                    line.member("bytes", chunk.count)
+                    line.member("value") { Hex.append(chunk, to: &$0) }
+                }
             }
         }
     }

@@ -148,13 +148,19 @@ struct PeripheralCommandTests {
         #expect(received == Array(text.utf8))
         let complete = try await peripheral.json("transfer-complete")
         #expect(complete["bytes"] as? Int == text.utf8.count)
-        let events = peripheral.lines.compactMap { line -> String? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return object["event"] as? String
+        let objects = peripheral.lines.compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         }
+        let events = objects.compactMap { $0["event"] as? String }
         let pauses = events.filter { $0 == "paused" }.count
         #expect(pauses == events.filter { $0 == "ready-to-update" }.count)
-        #expect(events.filter { $0 == "chunk" }.count == (text.utf8.count + 19) / 20)
+        // Each chunk's line (written member by member, not as a JSONValue) tells what went.
+        let chunks = objects.filter { $0["event"] as? String == "chunk" }
+        #expect(chunks.count == (text.utf8.count + 19) / 20)
+        #expect(chunks.map { $0["index"] as? Int } == Array(1...chunks.count))
+        let values = chunks.map { Self.bytes($0["value"] as? String ?? "") ?? [] }
+        #expect(values.map(\.count) == chunks.map { $0["bytes"] as? Int ?? -1 })
+        #expect(Array(values.joined()) == Array(text.utf8))
 
         #expect(try await peripheral.interrupt() == 0)
     }

@@ -57,6 +57,20 @@ struct HexTests {
         #expect(Hex.encode(bytes.reversed()) == "efbeadde")
     }
 
+    @Test("appends to bytes what encode spells, after what is there")
+    func appends() {
+        var out = Array("x=".utf8)
+        Hex.append([0x0A, 0x03, 0xFF], to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "x=0a03ff")
+        Hex.append([UInt8](), to: &out)
+        Hex.append([0xDE, 0xAD, 0xBE, 0xEF].reversed(), to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "x=0a03ff" + "efbeadde")
+        let all = (0...255).map(UInt8.init)
+        var digits: [UInt8] = []
+        Hex.append(all, to: &digits)
+        #expect(String(decoding: digits, as: UTF8.self) == Hex.encode(all))
+    }
+
     @Test("invalid characters are reported with their position", arguments: [
         ("0g", Hex.DecodingError.invalidCharacter("g", position: 1)),
         ("0a0z", .invalidCharacter("z", position: 3)),

@@ -1,0 +1,99 @@
+/// One JSON object written member by member straight into UTF-8 bytes: the bytes
+/// `JSONValue.object(…).serialized()` makes, without building the `JSONValue` first.
+///
+/// For a line written per event on a hot path: `swift-att peripheral transfer --json`
+/// reports every notification it sends, and building the event's `JSONValue` (an array
+/// of members, each key and value a boxed enum payload), freeing it and making a
+/// `String` of its bytes cost more instructions than the host's work for the
+/// notification.
+///
+/// Keys are literals and written as they are: a key must hold nothing JSON escapes (a
+/// quote, a backslash, a control character), which every event's keys are.
+///
+///     var line = JSONObjectWriter()
+///     line.member("event", "chunk")
+///     line.member("index", 7)
+///     print(String(decoding: line.finish(), as: UTF8.self))   // {"event":"chunk","index":7}
+public struct JSONObjectWriter {
+    private var bytes: [UInt8] = []
+    private var isFirst = true
+
+    /// Starts an object; `capacity` bytes are reserved up front (an event line rarely
+    /// needs more than one allocation).
+    public init(capacity: Int = 128) {
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// `"key":"value"`, the string escaped as `JSONValue.serialized()` escapes it.
+    public mutating func member(_ key: StaticString, _ value: String) {
+        start(key)
+        JSONValue.writeString(value, to: &bytes)
+    }
+
+    /// `"key":"…"` with the characters `write` appends in the quotes as they are: for
+    /// a value spelled only in characters JSON does not escape (hex digits), written
+    /// without an intermediate `String`.
+    public mutating func member(_ key: StaticString, unescapedString write: (inout [UInt8]) -> Void) {
+        start(key)
+        bytes.append(UInt8(ascii: "\""))
+        write(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"key":123`.
+    public mutating func member(_ key: StaticString, _ value: Int) {
+        start(key)
+        appendInteger(value)
+    }
+
+    /// `"key":true`.
+    public mutating func member(_ key: StaticString, _ value: Bool) {
+        start(key)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// `"key":` and any value, serialized.
+    public mutating func member(_ key: StaticString, _ value: JSONValue) {
+        start(key)
+        value.write(to: &bytes)
+    }
+
+    /// The object's bytes, closed: compact JSON on one line, without a newline.
+    public consuming func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    private mutating func start(_ key: StaticString) {
+        if isFirst {
+            isFirst = false
+        } else {
+            bytes.append(UInt8(ascii: ","))
+        }
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { key in
+            assert(!key.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, "a JSON key that needs escaping")
+            bytes.append(contentsOf: key)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// The decimal digits of `value`, made on the stack and appended at once (a
+    /// `String` of them, made and copied, cost some 700 instructions a number).
+    private mutating func appendInteger(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // UInt.max has 20 digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+}
