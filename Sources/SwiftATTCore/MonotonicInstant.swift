@@ -20,6 +20,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
     /// the hot path that skips the 128-bit arithmetic of converting a `Duration`.
     public var nanoseconds: Int64
 
+    /// The instant `nanoseconds` after `ContinuousClock`'s system epoch.
     @inlinable
     public init(nanoseconds: Int64) {
         self.nanoseconds = nanoseconds
@@ -40,6 +41,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
         systemEpoch + .nanoseconds(nanoseconds)
     }
 
+    /// Whether `lhs` comes before `rhs`: one integer comparison.
     @inlinable
     public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
@@ -69,22 +71,26 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
             + .nanoseconds(other.nanoseconds % 2 - nanoseconds % 2)
     }
 
+    /// `rhs` after `lhs`, saturating (`advanced(by:)`).
     @inlinable
     public static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
         lhs.advanced(by: rhs)
     }
 
+    /// `rhs` before `lhs`, saturating.
     @inlinable
     public static func - (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
         let nanoseconds = saturatingNanoseconds(rhs)
         return lhs.advanced(byNanoseconds: nanoseconds == .min ? .max : -nanoseconds)
     }
 
+    /// The time from `rhs` to `lhs` (negative if `lhs` is earlier).
     @inlinable
     public static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
         rhs.duration(to: lhs)
     }
 
+    /// Moves `lhs` `rhs` later, saturating.
     @inlinable
     public static func += (lhs: inout MonotonicInstant, rhs: Duration) {
         lhs = lhs + rhs
@@ -102,6 +108,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
 }
 
 extension MonotonicInstant: CustomStringConvertible {
+    /// `MonotonicInstant(123456789 ns)`: the nanoseconds since the epoch.
     public var description: String { "MonotonicInstant(\(nanoseconds) ns)" }
 }
 
