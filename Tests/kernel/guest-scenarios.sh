@@ -226,7 +226,7 @@ scenario_notification_rate() {
 # host times them with acl_receiver.py on transfer-central's controller. The ceiling the
 # full host's notification rate above is compared with, in the same boot.
 scenario_raw_pump() {
-    /bin/hci_baseline pump hci0 1000 >/tmp/pump.out 2>&1 &
+    /bin/hci_baseline pump hci0 5000 >/tmp/pump.out 2>&1 &
     pump=$!
     if ! wait_for /tmp/pump.out 'PUMP advertising' 100; then
         result raw-pump FAIL "never advertised: $(cat /tmp/pump.out)"
@@ -242,7 +242,7 @@ scenario_raw_pump() {
         printf "guest CPU %.0f%% busy over %.2f s: the bridge %.0f%%, the rest (the pump, the kernel, interrupts) %.0f%%", 100 * (b1 - b0) / t, t / 100, 100 * (r1 - r0) / t, 100 * ((b1 - b0) - (r1 - r0)) / t }')"
     wait $pump
     rc=$?
-    if [ $rc = 0 ] && grep -q '^PUMP sent 1000 packets' /tmp/pump.out; then
+    if [ $rc = 0 ] && grep -q '^PUMP sent 5000 packets' /tmp/pump.out; then
         result raw-pump PASS "$(grep '^PUMP sent' /tmp/pump.out)"
     else
         result raw-pump FAIL "exit $rc: $(tail -n 2 /tmp/pump.out | tr '\n' ' ')"

@@ -198,7 +198,7 @@ class Bench:
         """The raw ACL pump's receiving end (acl_receiver.py, no host stack) on the
         controller transfer-central uses: the same path, timed the same way."""
         argv = [self.python, os.path.join(HERE, 'acl_receiver.py'), '--port', str(port), '--target', address,
-                '--count', '1000', '--timeout', '120']
+                '--count', '5000', '--timeout', '120']
         try:
             result = subprocess.run(argv, capture_output=True, text=True, timeout=150)
             event = json.loads(result.stdout.strip().splitlines()[-1])

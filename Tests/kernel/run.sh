@@ -145,9 +145,11 @@ install -m 644 "$HERE/kernel-smp.json" "$R/kernel-smp.json"
 # A user without CAP_NET_ADMIN for the EPERM scenario.
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$R/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$R/etc/group"
-# What the transfer scenario sends: 1000 notifications' worth of text, checked on arrival.
-awk 'BEGIN { for (i = 1; i <= 600; i++) printf "line %03d: the kernel path, %s\n", i, substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 20, 6) }' \
-    | head -c 20000 >"$R/transfer.txt"
+# What the transfer scenario sends: 5000 notifications' worth of text, checked on arrival
+# (as many as the raw pump sends: a few seconds of each, long enough that a hiccup of
+# the emulated CPU moves the rates by little).
+awk 'BEGIN { for (i = 1; i <= 2900; i++) printf "line %04d: the kernel path, %s\n", i, substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 20, 6) }' \
+    | head -c 100000 >"$R/transfer.txt"
 # What the kernel-L2CAP scenarios send each way: 200 frames of 250 octets as `l2test -s
 # -b 250 -N 200` sends them and `l2test -r` checks them (a little-endian 32-bit sequence
 # number from 0, the 16-bit frame length, 0x7F to the end), so the bytes swift-att
