@@ -125,6 +125,37 @@ scenario_round_trip() {
     echo "KBENCH MEASURE hci0-round-trip-cpu swift-att ${swift_cpu:-not measured}; C ${c_cpu:-not measured} (the process's CPU per round trip: 2000 trips minus 200)"
 }
 
+# Not among the default scenarios: `Tests/kernel/run.sh --only round_trip_shape`. The C
+# round trip given swift-att's shape one piece at a time (hci_baseline.c's knobs: an idle
+# wake-up pipe in its poll, idle threads in the process), with swift-att's own figures
+# beside them: which of the two costs swift-att its extra system time per round trip.
+scenario_round_trip_shape() {
+    for shape in plain pipe threads both swift-att; do
+        case $shape in
+            plain) set -- /bin/hci_baseline round-trip hci0 ;;
+            pipe) set -- env HCI_BASELINE_WAKE_PIPE=1 /bin/hci_baseline round-trip hci0 ;;
+            threads) set -- env HCI_BASELINE_THREADS=3 /bin/hci_baseline round-trip hci0 ;;
+            both) set -- env HCI_BASELINE_WAKE_PIPE=1 HCI_BASELINE_THREADS=3 /bin/hci_baseline round-trip hci0 ;;
+            swift-att) set -- $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips ;;
+        esac
+        medians=""
+        for run in 1 2 3; do
+            "$@" 200 >/tmp/shape.out 2>&1
+            medians="$medians $(round_trip_median /tmp/shape.out)"
+        done
+        echo "KBENCH MEASURE round-trip-shape-$shape$medians ms (three runs of 200); $(round_trip_cpu "$@" || echo 'CPU not measured'); $(round_trip_switches "$@")"
+    done
+}
+# round_trip_switches COMMAND...: page faults and context switches per round trip (busybox
+# time -v, 2000 trips minus 200), what the kernel does for a process besides its calls.
+round_trip_switches() {
+    busybox time -v "$@" 200 2>/tmp/sw.200 >/dev/null || return 1
+    busybox time -v "$@" 2000 2>/tmp/sw.2000 >/dev/null || return 1
+    awk -F': ' '/Minor/ { f[FILENAME] = $2 } /Voluntary context/ { v[FILENAME] = $2 } /Involuntary context/ { i[FILENAME] = $2 }
+         END { printf "%.2f minor faults, %.2f voluntary and %.2f involuntary context switches per round trip",
+               (f["/tmp/sw.2000"] - f["/tmp/sw.200"]) / 1800, (v["/tmp/sw.2000"] - v["/tmp/sw.200"]) / 1800, (i["/tmp/sw.2000"] - i["/tmp/sw.200"]) / 1800 }' /tmp/sw.200 /tmp/sw.2000
+}
+
 # Not among the default scenarios: `Tests/kernel/run.sh --only clock`. The guest's
 # clock source and what a clock read costs in it (a host reads the clock a few times a
 # turn; C's round trip twice).

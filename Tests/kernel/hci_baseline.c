@@ -19,6 +19,14 @@
  *       ADDRESS" once advertising, and "PUMP sent N packets in S s" at the end; the
  *       receiver times them.
  *
+ *   Two knobs give the round trip swift-att's shape, one at a time, to find where
+ *   swift-att's extra system time per round trip comes from (`Tests/kernel/run.sh --only
+ *   round_trip_shape`): HCI_BASELINE_WAKE_PIPE=1 polls an idle pipe beside the adapter,
+ *   as swift-att's loop polls its wake-up pipe; HCI_BASELINE_THREADS=N starts N threads
+ *   that sleep in pause(2), as a Swift process has its main thread and runtime threads
+ *   besides the loop (a process's threads share its descriptor table, which makes the
+ *   kernel count references on every descriptor a system call uses).
+ *
  *   hci_baseline clock COUNT
  *       What one clock read costs here: COUNT reads of CLOCK_BOOTTIME (Swift's
  *       ContinuousClock) and of CLOCK_MONOTONIC, each timed as a whole. Under TCG a read
@@ -28,6 +36,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +89,30 @@ static int open_tcp(const char *spec) {
 /* Reads until the Command Complete of Read BD_ADDR (opcode 0x1009) has arrived whole.
  * On a packet socket each read is one packet; on TCP the bytes come framed by H4, and
  * one read almost always holds the whole event. */
+/* HCI_BASELINE_WAKE_PIPE: the read end of a pipe nobody writes, polled beside the adapter. */
+static int wake_pipe = -1;
+
+static void *sleeper(void *unused) {
+    (void)unused;
+    for (;;) pause();
+    return NULL;
+}
+
+/* The knobs of the header comment, read once before the round trips. */
+static void take_swift_shape(void) {
+    const char *pipe_knob = getenv("HCI_BASELINE_WAKE_PIPE");
+    if (pipe_knob && strcmp(pipe_knob, "1") == 0) {
+        int ends[2];
+        if (pipe(ends) != 0) fail("pipe");
+        wake_pipe = ends[0];
+    }
+    const char *threads_knob = getenv("HCI_BASELINE_THREADS");
+    for (int i = threads_knob ? atoi(threads_knob) : 0; i > 0; i--) {
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, sleeper, NULL) != 0) fail("pthread_create");
+    }
+}
+
 static void await_complete(int fd, int stream) {
     static unsigned char buffer[4096];
     static size_t held;
@@ -104,8 +137,11 @@ static void await_complete(int fd, int stream) {
         }
         memmove(buffer, buffer + used, held - used);
         held -= used;
-        struct pollfd waiting = { fd, POLLIN, 0 };
-        if (poll(&waiting, 1, 5000) != 1) { errno = ETIMEDOUT; fail("waiting for Command Complete"); }
+        struct pollfd waiting[2] = { { fd, POLLIN, 0 }, { wake_pipe, POLLIN, 0 } };
+        if (poll(waiting, wake_pipe >= 0 ? 2 : 1, 5000) < 1 || !(waiting[0].revents & POLLIN)) {
+            errno = ETIMEDOUT;
+            fail("waiting for Command Complete");
+        }
         ssize_t n = read(fd, buffer + held, sizeof buffer - held);
         if (n <= 0) fail("read");
         held += (size_t)n;
@@ -124,6 +160,7 @@ static int by_value(const void *a, const void *b) {
 }
 
 static int round_trip(int fd, int stream, int count) {
+    take_swift_shape();
     double *samples = malloc(sizeof(double) * (size_t)count);
     static const unsigned char command[] = { 0x01, 0x09, 0x10, 0x00 };
     for (int i = 0; i < count; i++) {
