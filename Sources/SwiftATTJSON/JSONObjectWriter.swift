@@ -31,6 +31,15 @@ public struct JSONObjectWriter {
         JSONValue.writeString(value, to: &bytes)
     }
 
+    /// `"key":"value"` for a literal value, written as it is (an event's name): like
+    /// keys, it must hold nothing JSON escapes. Saves scanning it for escapes each line.
+    public mutating func member(_ key: StaticString, literal value: StaticString) {
+        start(key)
+        bytes.append(UInt8(ascii: "\""))
+        appendLiteral(value)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// `"key":"…"` with the characters `write` appends in the quotes as they are: for
     /// a value spelled only in characters JSON does not escape (hex digits), written
     /// without an intermediate `String`.
@@ -72,12 +81,17 @@ public struct JSONObjectWriter {
             bytes.append(UInt8(ascii: ","))
         }
         bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { key in
-            assert(!key.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, "a JSON key that needs escaping")
-            bytes.append(contentsOf: key)
-        }
+        appendLiteral(key)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// A key's or literal value's bytes, unescaped (they need none: checked in debug).
+    private mutating func appendLiteral(_ literal: StaticString) {
+        literal.withUTF8Buffer { text in
+            assert(!text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, "a JSON literal that needs escaping")
+            bytes.append(contentsOf: text)
+        }
     }
 
     /// The decimal digits of `value`, made on the stack and appended at once (a

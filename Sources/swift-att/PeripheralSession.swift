@@ -459,7 +459,7 @@ final class PeripheralSession {
                     "sent chunk \(sender.chunksSent)/\(sender.chunkCount): \(EventReport.bytes(chunk.count)) "
                         + EventReport.quoted(String(decoding: chunk, as: UTF8.self))
                 ) { line in
-                    line.member("event", "chunk")
+                    line.member("event", literal: "chunk")
                     line.member("index", sender.chunksSent)
                     line.member("bytes", chunk.count)
                     line.member("value") { Hex.append(chunk, to: &$0) }

@@ -9,7 +9,7 @@ import SwiftATTJSON
 
     @Test func golden() {
         var line = JSONObjectWriter()
-        line.member("event", "chunk")
+        line.member("event", literal: "chunk")
         line.member("index", 7)
         line.member("bytes", -20)
         line.member("on", false)
@@ -33,13 +33,14 @@ import SwiftATTJSON
     ])
     func matchesJSONValueSerialization(_ text: String) throws {
         var line = JSONObjectWriter(capacity: 4)
+        line.member("kind", literal: "sample")
         line.member("text", text)
         line.member("min", Int.min)
         line.member("max", Int.max)
         line.member("yes", true)
         line.member("nested", .object([JSONMember(text, [1.5, .object([])])]))
         let value = JSONValue.object([
-            JSONMember("text", .string(text)), JSONMember("min", .integer(.min)), JSONMember("max", .integer(.max)),
+            JSONMember("kind", "sample"), JSONMember("text", .string(text)), JSONMember("min", .integer(.min)), JSONMember("max", .integer(.max)),
             JSONMember("yes", true), JSONMember("nested", .object([JSONMember(text, [1.5, .object([])])])),
         ])
         let bytes = line.finish()
