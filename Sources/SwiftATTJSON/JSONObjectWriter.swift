@@ -53,7 +53,7 @@ public struct JSONObjectWriter {
     /// `"key":123`.
     public mutating func member(_ key: StaticString, _ value: Int) {
         start(key)
-        appendInteger(value)
+        JSONValue.writeInteger(value, to: &bytes)
     }
 
     /// `"key":true`.
@@ -91,23 +91,6 @@ public struct JSONObjectWriter {
         literal.withUTF8Buffer { text in
             assert(!text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, "a JSON literal that needs escaping")
             bytes.append(contentsOf: text)
-        }
-    }
-
-    /// The decimal digits of `value`, made on the stack and appended at once (a
-    /// `String` of them, made and copied, cost some 700 instructions a number).
-    private mutating func appendInteger(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        // UInt.max has 20 digits.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }

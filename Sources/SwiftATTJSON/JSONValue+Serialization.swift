@@ -23,7 +23,7 @@ extension JSONValue {
         case let .bool(b):
             out.append(contentsOf: (b ? "true" : "false").utf8)
         case let .integer(i):
-            out.append(contentsOf: String(i).utf8)
+            Self.writeInteger(i, to: &out)
         case let .double(d):
             out.append(contentsOf: (d.isFinite ? d.description : "null").utf8)
         case let .string(s):
@@ -63,6 +63,24 @@ extension JSONValue {
             out.append(contentsOf: utf8[run...])
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The decimal digits of `value`, made on the stack and appended at once: a
+    /// `String` of them, made and copied, cost some 700 instructions a number in
+    /// `peripheral transfer --json`'s chunk lines (`JSONObjectWriter`), this some 70.
+    static func writeInteger(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // UInt.max has 20 digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     private static func escape(_ b: UInt8, to out: inout [UInt8]) {

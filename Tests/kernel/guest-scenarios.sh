@@ -89,15 +89,26 @@ syscalls_per_trip() {  # syscalls_per_trip COMMAND...: strace's call counts, 200
          END { for (k in n) if (n[k] / 1800 >= 0.05) { t += n[k] / 1800; d = d sprintf(" %s %.2f", k, n[k] / 1800) } printf "%.2f (%s )", t, d }' \
         /tmp/st.200 /tmp/st.2000
 }
-# round_trip_cpu COMMAND...: the process's own CPU per round trip, user and system,
-# from busybox time for 2000 trips minus 200 (start-up cancels out): what the program
-# spends, apart from waiting for the controller's answer.
+# round_trip_usage COMMAND...: runs COMMAND for 200 and for 2000 round trips under busybox
+# `time -v`, whose figures round_trip_cpu and round_trip_switches difference (start-up
+# cancels out).
+round_trip_usage() {
+    busybox time -v "$@" 200 2>/tmp/usage.200 >/dev/null || return 1
+    busybox time -v "$@" 2000 2>/tmp/usage.2000 >/dev/null
+}
+# round_trip_cpu: the process's own CPU per round trip, user and system, from the last
+# round_trip_usage: what the program spends, apart from waiting for the controller's answer.
 round_trip_cpu() {
-    busybox time -p "$@" 200 2>/tmp/cpu.200 >/dev/null || return 1
-    busybox time -p "$@" 2000 2>/tmp/cpu.2000 >/dev/null || return 1
-    awk '/^user / { u[FILENAME] = $2 } /^sys / { s[FILENAME] = $2 }
-         END { printf "user %.0f µs + system %.0f µs", 1e6 * (u["/tmp/cpu.2000"] - u["/tmp/cpu.200"]) / 1800,
-                                                    1e6 * (s["/tmp/cpu.2000"] - s["/tmp/cpu.200"]) / 1800 }' /tmp/cpu.200 /tmp/cpu.2000
+    awk -F': ' '/User time/ { u[FILENAME] = $2 } /System time/ { s[FILENAME] = $2 }
+         END { printf "user %.0f µs + system %.0f µs", 1e6 * (u["/tmp/usage.2000"] - u["/tmp/usage.200"]) / 1800,
+                                                    1e6 * (s["/tmp/usage.2000"] - s["/tmp/usage.200"]) / 1800 }' /tmp/usage.200 /tmp/usage.2000
+}
+# round_trip_switches: page faults and context switches per round trip, from the last
+# round_trip_usage: what the kernel does for a process besides its calls.
+round_trip_switches() {
+    awk -F': ' '/Minor/ { f[FILENAME] = $2 } /Voluntary context/ { v[FILENAME] = $2 } /Involuntary context/ { i[FILENAME] = $2 }
+         END { printf "%.2f minor faults, %.2f voluntary and %.2f involuntary context switches per round trip",
+               (f["/tmp/usage.2000"] - f["/tmp/usage.200"]) / 1800, (v["/tmp/usage.2000"] - v["/tmp/usage.200"]) / 1800, (i["/tmp/usage.2000"] - i["/tmp/usage.200"]) / 1800 }' /tmp/usage.200 /tmp/usage.2000
 }
 scenario_round_trip() {
     swift_medians="" c_medians=""
@@ -120,8 +131,8 @@ scenario_round_trip() {
     swift_calls=$(syscalls_per_trip $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips)
     c_calls=$(syscalls_per_trip /bin/hci_baseline round-trip hci0)
     echo "KBENCH MEASURE hci0-syscalls swift-att ${swift_calls:-not counted}, C ${c_calls:-not counted} per round trip (strace -f -c)"
-    swift_cpu=$(round_trip_cpu $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips)
-    c_cpu=$(round_trip_cpu /bin/hci_baseline round-trip hci0)
+    swift_cpu=$(round_trip_usage $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips && round_trip_cpu)
+    c_cpu=$(round_trip_usage /bin/hci_baseline round-trip hci0 && round_trip_cpu)
     echo "KBENCH MEASURE hci0-round-trip-cpu swift-att ${swift_cpu:-not measured}; C ${c_cpu:-not measured} (the process's CPU per round trip: 2000 trips minus 200)"
 }
 
@@ -143,17 +154,13 @@ scenario_round_trip_shape() {
             "$@" 200 >/tmp/shape.out 2>&1
             medians="$medians $(round_trip_median /tmp/shape.out)"
         done
-        echo "KBENCH MEASURE round-trip-shape-$shape$medians ms (three runs of 200); $(round_trip_cpu "$@" || echo 'CPU not measured'); $(round_trip_switches "$@")"
+        if round_trip_usage "$@"; then
+            usage="$(round_trip_cpu); $(round_trip_switches)"
+        else
+            usage="CPU not measured"
+        fi
+        echo "KBENCH MEASURE round-trip-shape-$shape$medians ms (three runs of 200); $usage"
     done
-}
-# round_trip_switches COMMAND...: page faults and context switches per round trip (busybox
-# time -v, 2000 trips minus 200), what the kernel does for a process besides its calls.
-round_trip_switches() {
-    busybox time -v "$@" 200 2>/tmp/sw.200 >/dev/null || return 1
-    busybox time -v "$@" 2000 2>/tmp/sw.2000 >/dev/null || return 1
-    awk -F': ' '/Minor/ { f[FILENAME] = $2 } /Voluntary context/ { v[FILENAME] = $2 } /Involuntary context/ { i[FILENAME] = $2 }
-         END { printf "%.2f minor faults, %.2f voluntary and %.2f involuntary context switches per round trip",
-               (f["/tmp/sw.2000"] - f["/tmp/sw.200"]) / 1800, (v["/tmp/sw.2000"] - v["/tmp/sw.200"]) / 1800, (i["/tmp/sw.2000"] - i["/tmp/sw.200"]) / 1800 }' /tmp/sw.200 /tmp/sw.2000
 }
 
 # Not among the default scenarios: `Tests/kernel/run.sh --only clock`. The guest's

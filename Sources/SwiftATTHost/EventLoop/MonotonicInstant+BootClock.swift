@@ -6,7 +6,7 @@ import SwiftATTCore
 extension MonotonicInstant {
     /// The current time, read as the host's loop reads it once a turn: `CLOCK_BOOTTIME`
     /// straight from the vDSO, the clock `ContinuousClock` reads on Linux, whose value
-    /// is a `MonotonicInstant`'s. `MonotonicInstant.readBootClock()` goes through `ContinuousClock`
+    /// is a `MonotonicInstant`'s. `MonotonicInstant.now` goes through `ContinuousClock`
     /// and a `Duration`'s 128-bit components, some 400 instructions against some 60 here.
     static func readBootClock() -> MonotonicInstant {
         #if os(Linux)
