@@ -22,6 +22,8 @@ final class LoopbackTransport: HCITransport {
     private var drain = [UInt8](repeating: 0, count: 64)
     /// Wake-up bytes read so far (`WakePipe.bytesDue` counts those written).
     private var bytesRead = 0
+    /// The bytes of the command being sent, reused for the next one.
+    private var commandBytes: [UInt8] = []
 
     init(link: LoopbackLink, index: Int) throws(TransportError) {
         name = "loopback:\(index)"
@@ -83,6 +85,17 @@ final class LoopbackTransport: HCITransport {
     func send(_ packet: HCIPacket) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }
         let index = self.index
+        link.update { $0.receive(packet, from: index) }
+    }
+
+    /// Encoded into one array kept for the next command: the controller reads it before
+    /// `send` returns. (The protocol's default encodes a new array per command.)
+    func send(command: HCICommandPacket) throws(TransportError) {
+        guard fileDescriptor >= 0 else { throw .closed(name) }
+        commandBytes.removeAll(keepingCapacity: true)
+        command.encode(appendingTo: &commandBytes)
+        let index = self.index
+        let packet = HCIPacket(type: .command, bytes: commandBytes[...])
         link.update { $0.receive(packet, from: index) }
     }
 

@@ -54,12 +54,23 @@ enum FileDescriptor {
     /// action kills the application that links us. (A pipe or tty cannot take that flag;
     /// those rarely break, and an application that writes to them already decides.)
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], isSocket: Bool = false, timeout: Duration, context: String) throws(TransportError) {
+        let failure = bytes.withUnsafeBytes { buffer -> TransportError? in
+            do throws(TransportError) {
+                try writeAll(fd, buffer, isSocket: isSocket, timeout: timeout, context: context)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, isSocket: Bool = false, timeout: Duration,
+                         context: String) throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                isSocket ? Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-                         : write(fd, $0.baseAddress! + offset, $0.count - offset)
-            }
+            let n = isSocket ? Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                             : write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n > 0 { offset += n; continue }
             let e = errno
             if n < 0 && e == EINTR { continue }

@@ -194,6 +194,20 @@ public final class HCISocketTransport: HCITransport {
         try FileDescriptor.writeAll(fileDescriptor, writeBuffer, timeout: writeTimeout, context: name)
     }
 
+    /// Framed on the stack and written from there.
+    public func send(command: HCICommandPacket) throws(TransportError) {
+        guard fileDescriptor >= 0 else { throw .closed(name) }
+        let failure = command.withH4Bytes { bytes -> TransportError? in
+            do throws(TransportError) {
+                try FileDescriptor.writeAll(fileDescriptor, bytes, timeout: writeTimeout, context: name)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// One `write` per packet. Not `sendmmsg(2)`: the kernel marks every message but
     /// the last of a batch MSG_BATCH, a flag the HCI socket refuses (EINVAL, seen on
     /// Debian 12's kernel in the kernel bench).

@@ -17,6 +17,10 @@ public protocol HCITransport: AnyObject {
     /// Writes one packet completely (waiting for writability up to the transport's
     /// write timeout).
     func send(_ packet: HCIPacket) throws(TransportError)
+    /// Writes one command packet completely: `send(_:)` for a command, which a transport
+    /// that frames H4 itself writes from the stack (`HCICommandPacket.withH4Bytes`)
+    /// rather than from an encoded array.
+    func send(command: HCICommandPacket) throws(TransportError)
     /// Writes several packets in order: one system call (or one hand-off) for the lot
     /// where the transport can, so a burst of ACL reaches the controller together.
     func send(contentsOf packets: [HCIPacket]) throws(TransportError)
@@ -42,6 +46,11 @@ extension HCITransport {
     /// Input arrives through the descriptor alone.
     public func prepareToWait() -> Bool { false }
     public func finishedWaiting() {}
+
+    /// The command encoded into an array and sent as any packet.
+    public func send(command: HCICommandPacket) throws(TransportError) {
+        try send(HCIPacket(type: .command, bytes: command.encoded()[...]))
+    }
 
     /// Blocks up to `timeout` (or indefinitely with `nil`) for at least one packet, and
     /// returns what arrived: empty when the time passed with nothing complete.

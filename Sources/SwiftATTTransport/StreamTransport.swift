@@ -49,6 +49,20 @@ public final class StreamTransport: HCITransport {
         try FileDescriptor.writeAll(fileDescriptor, writeBuffer, isSocket: isSocket, timeout: writeTimeout, context: name)
     }
 
+    /// Framed on the stack and written from there.
+    public func send(command: HCICommandPacket) throws(TransportError) {
+        guard fileDescriptor >= 0 else { throw .closed(name) }
+        let failure = command.withH4Bytes { bytes -> TransportError? in
+            do throws(TransportError) {
+                try FileDescriptor.writeAll(fileDescriptor, bytes, isSocket: isSocket, timeout: writeTimeout, context: name)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// The packets framed back to back in one buffer, written at once.
     public func send(contentsOf packets: [HCIPacket]) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }

@@ -20,6 +20,29 @@ struct CommandTests {
         #expect(packet.encoded() == commandPacketBytes(v.type.opcode, v.parameters))
     }
 
+    @Test("frames for H4 as the type byte and the encoded packet", arguments: CommandVector.all)
+    func framesForH4(_ v: CommandVector) {
+        let packet = v.command.packet
+        #expect(packet.withH4Bytes { Array($0) } == [0x01] + commandPacketBytes(v.type.opcode, v.parameters))
+    }
+
+    /// H4 framing from the stack, golden: Reset (no parameters, Core 5.4 Vol 4 Part E
+    /// §7.3.2); parameters taken from a slice that does not start at 0; the longest
+    /// parameters a command can carry (255), and more, cut at 255 as `encode` cuts the
+    /// length byte.
+    @Test func h4FramingGoldenAndLimits() {
+        #expect(HCICommandPacket(opcode: Reset.opcode, parameters: []).withH4Bytes { Array($0) } == [0x01, 0x03, 0x0C, 0x00])
+        let bytes: [UInt8] = [9, 9, 0xA0, 0x00, 0xB1]
+        let sliced = HCICommandPacket(opcode: HCIOpcode(rawValue: 0x2006), parameters: bytes[2...])
+        #expect(sliced.withH4Bytes { Array($0) } == [0x01, 0x06, 0x20, 0x03, 0xA0, 0x00, 0xB1])
+        let longest = (0..<255).map { UInt8(truncatingIfNeeded: $0) }
+        let full = HCICommandPacket(opcode: HCIOpcode(rawValue: 0xFC00), parameters: longest[...])
+        #expect(full.withH4Bytes { Array($0) } == [0x01, 0x00, 0xFC, 0xFF] + longest)
+        #expect(HCICommandPacket.maximumH4Length == 259)
+        let over = HCICommandPacket(opcode: HCIOpcode(rawValue: 0xFC00), parameters: (longest + [1, 2])[...])
+        #expect(over.withH4Bytes { Array($0) } == [0x01, 0x00, 0xFC, 0xFF] + longest)
+    }
+
     @Test("a whole packet decodes through the registry and re-encodes", arguments: CommandVector.all)
     func decodesThroughRegistry(_ v: CommandVector) throws {
         let bytes = commandPacketBytes(v.type.opcode, v.parameters)

@@ -116,6 +116,23 @@ import SwiftATTHCI
         #expect(packets.last.map { Array($0.bytes) } == Array(longest.dropFirst()))
     }
 
+    /// A command goes to the user channel as one message: its H4 bytes, framed on the
+    /// stack.
+    @Test func aCommandIsOneMessageOfItsH4Bytes() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &fds) == 0)
+        let transport = try HCISocketTransport(name: "hci0", index: 0, fileDescriptor: fds[0])
+        defer { transport.close(); close(fds[1]) }
+        let parameters: [UInt8] = [0x01, 0x02, 0x03]
+        try transport.send(command: HCICommandPacket(opcode: HCIOpcode(rawValue: 0x2005), parameters: parameters[...]))
+        try transport.send(command: HCICommandPacket(opcode: Reset.opcode, parameters: []))
+        var message = [UInt8](repeating: 0, count: 300)
+        #expect(read(fds[1], &message, message.count) == 7)
+        #expect(message.prefix(7) == [0x01, 0x05, 0x20, 0x03, 0x01, 0x02, 0x03])
+        #expect(read(fds[1], &message, message.count) == 4)
+        #expect(message.prefix(4) == [0x01, 0x03, 0x0C, 0x00])
+    }
+
     /// After a command's answer the next call takes one packet (a `read`: a host keeps
     /// one command in flight, so its answer comes alone); after anything else, all that
     /// wait.

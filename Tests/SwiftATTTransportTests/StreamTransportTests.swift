@@ -39,6 +39,26 @@ import SwiftATTTransport
         #expect(Array(events[0].bytes) == Array(Self.resetComplete.dropFirst()))
     }
 
+    /// A command sent as a command (framed on the stack) arrives as the same bytes as
+    /// the packet it encodes to, and between ACL sent the other way.
+    @Test func aCommandFramedOnTheStackArrivesAsItsPacket() throws {
+        let (client, server) = try Self.connectedPair()
+        let parameters: [UInt8] = [0x20, 0x00, 0x40, 0x00, 0x00]
+        let command = HCICommandPacket(opcode: HCIOpcode(rawValue: 0x2006), parameters: parameters[...])
+        try client.send(command: command)
+        try client.send(HCIPacket(type: .aclData, bytes: [0x40, 0x00, 0x01, 0x00, 0xAA]))
+        try client.send(command: HCICommandPacket(opcode: Reset.opcode, parameters: []))
+        var packets: [HCIPacket] = []
+        while packets.count < 3 {
+            let more = try server.receive(timeout: .seconds(5))
+            if more.isEmpty { break }
+            packets += more
+        }
+        #expect(packets == [HCIPacket(type: .command, bytes: command.encoded()[...]),
+                            HCIPacket(type: .aclData, bytes: [0x40, 0x00, 0x01, 0x00, 0xAA]),
+                            HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00])])
+    }
+
     @Test func severalPacketsSentTogetherArriveWholeAndInOrder() throws {
         let (client, server) = try Self.connectedPair()
         let packets = (0..<20).map { n in
