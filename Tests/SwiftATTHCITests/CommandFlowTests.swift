@@ -133,6 +133,82 @@ import Testing
         #expect(token == 4)
     }
 
+    /// `admit` and `receive(_:)`, the forms the host's round trip uses, hold no
+    /// packet back: a command without a credit waits, and the credit an answer grants
+    /// shows as `canRelease` until `release` sends it.
+    @Test func admitWaitsForACreditThatAnAnswerGrants() {
+        var flow = HCICommandFlow<Int>()
+        #expect(flow.admit(Self.reset, token: 1, timeout: .seconds(1), now: Self.t0) == Self.reset)
+        #expect(flow.admit(Self.readAddress, token: 2, timeout: .seconds(1), now: Self.t0) == nil)
+        #expect(!flow.canRelease && flow.waitingCount == 1 && flow.inFlightCount == 1)
+        #expect(flow.receive(CommandComplete(numHCICommandPackets: 1, commandOpcode: Self.reset.opcode, returnParameters: [0])) == 1)
+        #expect(flow.canRelease)
+        var send: [HCICommandPacket] = []
+        flow.release(now: Self.t0, into: &send)
+        #expect(send == [Self.readAddress] && !flow.canRelease && flow.waitingCount == 0)
+        // An answer no command waits for settles nothing; its credits still count.
+        #expect(flow.receive(CommandStatus(status: .success, numHCICommandPackets: 3, commandOpcode: Self.reset.opcode)) == nil)
+        #expect(flow.credits == 3 && !flow.canRelease)
+    }
+
+    /// Both forms of the flow, driven by the same random script (commands, answers
+    /// with random credits and opcodes, expiries), send the same packets and settle the
+    /// same tokens in the same order.
+    @Test func singleCommandFormsMatchTheArrayForms() {
+        var arrays = HCICommandFlow<Int>(), single = HCICommandFlow<Int>()
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        func described(_ outcome: HCICommandFlow<Int>.Outcome) -> String {
+            switch outcome {
+            case let .complete(token, complete): "complete \(token) \(complete.commandOpcode.rawValue)"
+            case let .status(token, status): "status \(token) \(status.commandOpcode.rawValue)"
+            case let .timedOut(token, opcode): "timeout \(token) \(opcode.rawValue)"
+            }
+        }
+        let packets = [Self.reset, Self.readAddress]
+        var now = Self.t0
+        var outcomes2: [HCICommandFlow<Int>.Outcome] = []
+        for step in 0..<2000 {
+            var expected: ([String], [HCICommandPacket]) = ([], [])
+            var actual: ([String], [HCICommandPacket]) = ([], [])
+            switch next(3) {
+            case 0:
+                let packet = packets[next(2)]
+                let timeout = Duration.milliseconds(1 + next(50))
+                expected.1 = arrays.submit(packet, token: step, timeout: timeout, now: now)
+                if let sent = single.admit(packet, token: step, timeout: timeout, now: now) { actual.1 = [sent] }
+            case 1:
+                let packet = packets[next(2)], credits = UInt8(next(3))
+                let event: HCIEvent = next(2) == 0 ? Self.complete(packet, credits: credits)
+                    : .commandStatus(CommandStatus(status: .success, numHCICommandPackets: credits, commandOpcode: packet.opcode))
+                let (outcomes, send) = arrays.receive(event, now: now)
+                expected = (outcomes.map(described), send)
+                switch event {
+                case let .commandComplete(complete):
+                    if let token = single.receive(complete) { actual.0 = [described(.complete(token, complete))] }
+                case let .commandStatus(status):
+                    if let token = single.receive(status) { actual.0 = [described(.status(token, status))] }
+                default: break
+                }
+                if single.canRelease { single.release(now: now, into: &actual.1) }
+            default:
+                now = now + .milliseconds(next(20))
+                let (outcomes, send) = arrays.expire(now: now)
+                expected = (outcomes.map(described), send)
+                single.expire(now: now, settling: &outcomes2, sending: &actual.1)
+                actual.0 = outcomes2.map(described)
+                outcomes2.removeAll()
+            }
+            #expect(expected.0 == actual.0 && expected.1 == actual.1, "step \(step)")
+            #expect(arrays.credits == single.credits && arrays.waitingCount == single.waitingCount
+                    && arrays.inFlightCount == single.inFlightCount, "step \(step)")
+            if expected.0 != actual.0 || expected.1 != actual.1 { return }
+        }
+    }
+
     /// Reset's Command Complete ends the debts of timed-out commands: after it, an
     /// answer with a timed-out command's opcode belongs to a new command.
     @Test func resetForgivesAbandonedCommands() {

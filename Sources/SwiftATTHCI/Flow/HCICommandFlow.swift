@@ -103,8 +103,24 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     @inlinable
     public mutating func submit(_ packet: HCICommandPacket, token: Token, timeout: Duration,
                                 now: MonotonicInstant, sending send: inout [HCICommandPacket]) {
-        waiting.append(Waiting(token: token, packet: packet, timeout: timeout))
-        release(now: now, into: &send)
+        if let packet = admit(packet, token: token, timeout: timeout, now: now) { send.append(packet) }
+    }
+
+    /// Queues a command; returns it if it may be sent now (`submit`'s single-command
+    /// form). At most one packet can be released by a submission: a credit free with commands waiting does not last past
+    /// any of this type's mutations, so a free credit means the queue is empty and this
+    /// command goes first. The common case, one command at a time, touches no queue and
+    /// no array of packets (a few hundred instructions of a round trip).
+    @inlinable
+    public mutating func admit(_ packet: HCICommandPacket, token: Token, timeout: Duration,
+                               now: MonotonicInstant) -> HCICommandPacket? {
+        guard granted > 0, waitingStart == waiting.count else {
+            waiting.append(Waiting(token: token, packet: packet, timeout: timeout))
+            return nil
+        }
+        granted -= 1
+        inFlight.append(InFlight(token: token, opcode: packet.opcode, deadline: deadline(now: now, timeout: timeout)))
+        return packet
     }
 
     /// Handles an event; returns the outcomes it settles and the packets to send now.
@@ -124,19 +140,39 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
                                  settling outcomes: inout [Outcome], sending send: inout [HCICommandPacket]) {
         switch event {
         case let .commandComplete(complete):
-            granted = Int(complete.numHCICommandPackets)
-            // Reset ends every earlier command (Core 5.4 Vol 4 Part E §7.3.2): their
-            // answers, if any, came before this one; none is owed any more.
-            if complete.commandOpcode == Reset.opcode { abandoned.removeAll() }
-            if let token = settle(complete.commandOpcode) { outcomes.append(.complete(token, complete)) }
+            if let token = receive(complete) { outcomes.append(.complete(token, complete)) }
         case let .commandStatus(status):
-            granted = Int(status.numHCICommandPackets)
-            if let token = settle(status.commandOpcode) { outcomes.append(.status(token, status)) }
+            if let token = receive(status) { outcomes.append(.status(token, status)) }
         default:
             return
         }
-        release(now: now, into: &send)
+        if canRelease { release(now: now, into: &send) }
     }
+
+    /// Takes the credits a Command Complete grants; returns the token of the command it
+    /// answers, if one waits for it. The credits may free commands that wait: when
+    /// `canRelease` says so, `release(now:into:)` takes them. In steps, and with no
+    /// `Outcome` made, so that a caller handles the common answer (nothing waiting) with
+    /// no array and no enum copied through its value witnesses (some 800 instructions of
+    /// a round trip, measured with callgrind).
+    @inlinable
+    public mutating func receive(_ complete: CommandComplete) -> Token? {
+        granted = Int(complete.numHCICommandPackets)
+        // Reset ends every earlier command (Core 5.4 Vol 4 Part E §7.3.2): their
+        // answers, if any, came before this one; none is owed any more.
+        if complete.commandOpcode == Reset.opcode && !abandoned.isEmpty { abandoned.removeAll() }
+        return settle(complete.commandOpcode)
+    }
+
+    /// `receive(_:)` for a Command Status.
+    @inlinable
+    public mutating func receive(_ status: CommandStatus) -> Token? {
+        granted = Int(status.numHCICommandPackets)
+        return settle(status.commandOpcode)
+    }
+
+    /// Commands wait and a credit is free: `release(now:into:)` would send some.
+    @inlinable public var canRelease: Bool { granted > 0 && waitingStart < waiting.count }
 
     /// Fails every command whose deadline has passed, restoring its credit.
     @inlinable
@@ -188,7 +224,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     /// the same opcode is still owed an answer: that answer is consumed here.
     @inlinable
     mutating func settle(_ opcode: HCIOpcode) -> Token? {
-        if let owed = abandoned[opcode], owed > 0 {
+        if !abandoned.isEmpty, let owed = abandoned[opcode], owed > 0 {
             abandoned[opcode] = owed == 1 ? nil : owed - 1
             return nil
         }
@@ -196,22 +232,28 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
         return inFlight.remove(at: i).token
     }
 
+    /// Sends what waits while credits last, appending the packets to `send`.
     @inlinable
-    mutating func release(now: MonotonicInstant, into send: inout [HCICommandPacket]) {
+    public mutating func release(now: MonotonicInstant, into send: inout [HCICommandPacket]) {
         while granted > 0, waitingStart < waiting.count {
             let next = waiting[waitingStart]
             waitingStart += 1
             granted -= 1
-            if next.timeout != lastTimeout.duration {
-                lastTimeout = (next.timeout, MonotonicInstant.saturatingNanoseconds(next.timeout))
-            }
             inFlight.append(InFlight(token: next.token, opcode: next.packet.opcode,
-                                     deadline: now.advanced(byNanoseconds: lastTimeout.nanoseconds)))
+                                     deadline: deadline(now: now, timeout: next.timeout)))
             send.append(next.packet)
         }
-        if waitingStart == waiting.count {
+        if waitingStart > 0 && waitingStart == waiting.count {
             waiting.removeAll(keepingCapacity: true)
             waitingStart = 0
         }
+    }
+
+    @inlinable
+    mutating func deadline(now: MonotonicInstant, timeout: Duration) -> MonotonicInstant {
+        if timeout != lastTimeout.duration {
+            lastTimeout = (timeout, MonotonicInstant.saturatingNanoseconds(timeout))
+        }
+        return now.advanced(byNanoseconds: lastTimeout.nanoseconds)
     }
 }

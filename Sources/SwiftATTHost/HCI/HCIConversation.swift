@@ -57,8 +57,6 @@ final class HCIConversation {
     /// may send a command from inside `deliver`.
     @exclusivity(unchecked) private var scratchOutcomes: [HCICommandFlow<CommandWaiter>.Outcome] = []
     @exclusivity(unchecked) private var scratchSend: [HCICommandPacket] = []
-    /// The bytes of the command being written, reused for the next one.
-    @exclusivity(unchecked) private var commandBytes: [UInt8] = []
     /// Host-to-controller ACL flow control, once the start-up sequence has read the
     /// controller's buffer sizes (`configureACL`).
     @exclusivity(unchecked) private var acl: ACLFlow?
@@ -75,7 +73,9 @@ final class HCIConversation {
     @exclusivity(unchecked) var now = MonotonicInstant.readBootClock()
 
     /// `Controller.events()`: every event but Command Complete and Command Status.
-    var eventListeners = ListenerSet<HCIEvent>()
+    /// Unchecked, as the command state is: read for every event; `yield` hands each
+    /// stream its element and cannot reach back into the conversation.
+    @exclusivity(unchecked) var eventListeners = ListenerSet<HCIEvent>()
     /// Live connections by handle.
     private(set) var connections: [UInt16: ConnectionState] = [:]
     /// Receives every inbound and outbound packet (btsnoop capture).
@@ -102,10 +102,7 @@ final class HCIConversation {
     /// answer, or why there was none.
     func send(_ packet: HCICommandPacket, timeout: Duration, waiter: CommandWaiter) {
         guard isRunning else { return waiter.settle(.failure(stopReason ?? .closed)) }
-        var send = takeSend()
-        commands.submit(packet, token: waiter, timeout: timeout, now: now, sending: &send)
-        write(send)
-        putBack(send: &send)
+        if let packet = commands.admit(packet, token: waiter, timeout: timeout, now: now) { write(packet) }
     }
 
     /// Fails the commands whose deadline has passed (restoring their credits).
@@ -162,16 +159,29 @@ final class HCIConversation {
         }
     }
 
+    /// Sends the commands that waited for the credits an answer just granted.
+    private func releaseWaitingCommands() {
+        guard commands.canRelease else { return }
+        var send = takeSend()
+        commands.release(now: now, into: &send)
+        write(send)
+        putBack(send: &send)
+    }
+
     private func write(_ packets: [HCICommandPacket]) {
+        for packet in packets { write(packet) }
+    }
+
+    private func write(_ packet: HCICommandPacket) {
         // ACL queued earlier in this turn goes first, as it was asked for first.
         if hasQueuedACL { flushACL() }
-        for packet in packets {
-            // Encoded into the same array each time: a transport copies or writes the
-            // bytes before `send` returns, so the array is unshared again by the next
-            // command (were it kept, appending would copy it, never overwrite it).
-            commandBytes.removeAll(keepingCapacity: true)
-            packet.encode(appendingTo: &commandBytes)
-            send(HCIPacket(type: .command, bytes: commandBytes[...]))
+        // The capture sees the command as the packet it is; the transport frames it
+        // itself (a stream's or the kernel socket's, on the stack).
+        if let packetObserver { packetObserver(HCIPacket(type: .command, bytes: packet.encoded()[...]), true) }
+        do throws(TransportError) {
+            try transport.send(command: packet)
+        } catch {
+            fail(.transport(error))
         }
     }
 
@@ -230,29 +240,41 @@ final class HCIConversation {
     }
 
     private func receiveEvent(_ packet: HCIPacket) -> Inbound {
-        // Events leave the loop: decode from a compact copy so no listener pins the
-        // transport's receive buffer.
+        // An event that leaves the loop — a command's answer, to whoever waits for it;
+        // any event, while `Controller.events()` has listeners — is decoded from a compact
+        // copy, so that nobody keeping it pins the transport's receive buffer. One that
+        // only the loop reads, and forgets before the transport reads again (Number Of
+        // Completed Packets with nobody listening, one per ACL packet sent), is decoded
+        // where it lies: no allocation, no copy. What `observe` returns from an event
+        // holds values, not views of its bytes.
+        let leavesTheLoop = !eventListeners.isEmpty || packet.bytes.first.map(Self.isCommandAnswer) ?? true
         let event: HCIEvent
         do throws(HCIDecodingError) {
-            event = try HCIEvent(parsing: Array(packet.bytes)[...])
+            event = try HCIEvent(parsing: leavesTheLoop ? Array(packet.bytes)[...] : packet.bytes)
         } catch {
             return .handled  // A malformed event is dropped; nothing can be matched to it.
         }
+        // One answer settles one command: no array unless its credits free commands that
+        // wait.
         switch event {
-        case .commandComplete, .commandStatus:
-            var outcomes = takeOutcomes()
-            var send = takeSend()
-            commands.receive(event, now: now, settling: &outcomes, sending: &send)
-            deliver(outcomes)
-            write(send)
-            putBack(outcomes: &outcomes)
-            putBack(send: &send)
+        case let .commandComplete(complete):
+            if let waiter = commands.receive(complete) { waiter.settle(.success(.complete(complete))) }
+            releaseWaitingCommands()
+            return .handled
+        case let .commandStatus(status):
+            if let waiter = commands.receive(status) { waiter.settle(.success(.status(status))) }
+            releaseWaitingCommands()
             return .handled
         default:
             let inbound = observe(event)
             eventListeners.yield(event)
             return inbound
         }
+    }
+
+    /// Command Complete or Command Status, by event code.
+    static func isCommandAnswer(_ code: UInt8) -> Bool {
+        code == CommandComplete.code || code == CommandStatus.code
     }
 
     /// Keeps ACL flow control and the connection table current from the events that

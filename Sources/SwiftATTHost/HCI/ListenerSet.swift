@@ -16,6 +16,9 @@ struct ListenerSet<Element: Sendable> {
         continuations[id] = nil
     }
 
+    /// No stream listens: an event may be read in place, since none will keep it.
+    var isEmpty: Bool { continuations.isEmpty }
+
     func yield(_ element: Element) {
         for continuation in continuations.values { continuation.yield(element) }
     }
