@@ -98,14 +98,25 @@ public enum Hex {
         guard count > 0 else { return }
         // Made in scratch memory (on the stack for a notification's value) and appended
         // in one copy: appending digit by digit checks capacity and uniqueness each time.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { digits in
-            var i = 0
-            for b in bytes {
-                digits[i] = digit(b >> 4)
-                digits[i &+ 1] = digit(b & 0x0F)
-                i &+= 2
-            }
-            out.append(contentsOf: UnsafeBufferPointer(digits))
+        withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { digits in
+            write(bytes, into: digits)
+            out.append(contentsOf: UnsafeRawBufferPointer(digits))
+        }
+    }
+
+    /// Writes `bytes` as lower-case hex digits into the first `2 × bytes.count` bytes of
+    /// `out`, which must hold them: for a line written into memory of its own
+    /// (`JSONObjectWriter.member(_:unescapedCount:_:)`). Inlinable, as `append` is: from
+    /// another module a generic function runs unspecialized, each byte through the
+    /// collection's witness table.
+    @inlinable
+    public static func write(_ bytes: some Collection<UInt8>, into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count >= bytes.count * 2, "no room for the hex digits")
+        var i = 0
+        for b in bytes {
+            out[i] = digit(b >> 4)
+            out[i &+ 1] = digit(b & 0x0F)
+            i &+= 2
         }
     }
 

@@ -69,17 +69,26 @@ extension JSONValue {
     /// `String` of them, made and copied, cost some 700 instructions a number in
     /// `peripheral transfer --json`'s chunk lines (`JSONObjectWriter`), this some 70.
     static func writeInteger(_ value: Int, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
+        withIntegerText(value) { out.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with `value` in decimal (a minus sign first if negative), made on the
+    /// stack: what `writeInteger` appends and `JSONObjectWriter` copies.
+    static func withIntegerText<R>(_ value: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         var magnitude = value.magnitude
-        // UInt.max has 20 digits.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
+        // UInt.max has 20 digits; one more for the sign.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
+            var start = 21
             repeat {
                 start -= 1
                 digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            if value < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            return body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: digits[start...])))
         }
     }
 

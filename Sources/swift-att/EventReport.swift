@@ -26,9 +26,11 @@ struct EventReport {
     /// built as a `JSONValue` first: a transfer's chunk, reported per notification.
     func emitInBurst(_ text: @autoclosure () -> String, members: (inout JSONObjectWriter) -> Void) {
         guard json else { return Output.print(text()) }
-        var line = JSONObjectWriter()
-        members(&line)
-        Output.printLine(line.finish())
+        // Written on the stack and handed to standard output's buffer from there.
+        JSONObjectWriter.withLine { line in
+            members(&line)
+            line.finish { Output.printLine($0) }
+        }
     }
 
     /// `2A37 Heart Rate Measurement`, `FFE1 HC-08 Data`, or the UUID alone.

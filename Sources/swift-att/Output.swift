@@ -16,7 +16,7 @@ enum Output {
     /// buffer as `print`: an event line built as bytes goes out without becoming a
     /// `String` and without `print`'s per-argument stream writes (some 1,900
     /// instructions a line, a notification's worth of the host's work).
-    static func printLine(_ line: [UInt8]) {
+    static func printLine(_ line: UnsafeRawBufferPointer) {
         if let editor = LineEditor.active.withLock({ $0 }) {
             return editor.write(String(decoding: line, as: UTF8.self) + "\n")
         }

@@ -462,7 +462,7 @@ final class PeripheralSession {
                     line.member("event", literal: "chunk")
                     line.member("index", sender.chunksSent)
                     line.member("bytes", chunk.count)
-                    line.member("value") { Hex.append(chunk, to: &$0) }
+                    line.member("value", unescapedCount: chunk.count * 2) { Hex.write(chunk, into: $0) }
                 }
             }
         }

@@ -10,12 +10,10 @@
 /// here and printed there keep their order.
 enum StandardOutput {
     /// `line` and a newline, under the stream's lock, buffered until `Output.flush()`.
-    static func writeLine(_ line: [UInt8]) {
-        line.withUnsafeBufferPointer { bytes in
-            flockfile(stdout)
-            _ = fwrite(bytes.baseAddress, 1, bytes.count, stdout)
-            _ = putc_unlocked(0x0A, stdout)
-            funlockfile(stdout)
-        }
+    static func writeLine(_ line: UnsafeRawBufferPointer) {
+        flockfile(stdout)
+        _ = fwrite(line.baseAddress, 1, line.count, stdout)
+        _ = putc_unlocked(0x0A, stdout)
+        funlockfile(stdout)
     }
 }

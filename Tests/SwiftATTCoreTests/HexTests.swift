@@ -71,6 +71,21 @@ struct HexTests {
         #expect(String(decoding: digits, as: UTF8.self) == Hex.encode(all))
     }
 
+    @Test("writes into memory what encode spells")
+    func writesIntoMemory() {
+        let all = (0...255).map(UInt8.init)
+        let digits = [UInt8](unsafeUninitializedCapacity: 512) { buffer, count in
+            Hex.write(all, into: UnsafeMutableRawBufferPointer(buffer))
+            count = 512
+        }
+        #expect(String(decoding: digits, as: UTF8.self) == Hex.encode(all))
+        let tail = [UInt8](unsafeUninitializedCapacity: 4) { buffer, count in
+            Hex.write([0xDE, 0xAD, 0xBE, 0xEF].reversed().prefix(2), into: UnsafeMutableRawBufferPointer(buffer))
+            count = 4
+        }
+        #expect(String(decoding: tail, as: UTF8.self) == "efbe")
+    }
+
     @Test("invalid characters are reported with their position", arguments: [
         ("0g", Hex.DecodingError.invalidCharacter("g", position: 1)),
         ("0a0z", .invalidCharacter("z", position: 3)),
