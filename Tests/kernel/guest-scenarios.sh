@@ -138,12 +138,14 @@ scenario_round_trip() {
 
 # Not among the default scenarios: `Tests/kernel/run.sh --only round_trip_shape`. The C
 # round trip given swift-att's shape one piece at a time (hci_baseline.c's knobs: an idle
-# wake-up pipe in its poll, idle threads in the process), with swift-att's own figures
-# beside them: which of the two costs swift-att its extra system time per round trip.
+# wake-up pipe in its poll, idle threads in the process, pages of memory touched around
+# each write and read), with swift-att's own figures beside them: which of them costs
+# swift-att its extra time per round trip.
 scenario_round_trip_shape() {
-    for shape in plain pipe threads both swift-att; do
+    for shape in plain pipe threads both pages-32 pages-128 pages-512 swift-att; do
         case $shape in
             plain) set -- /bin/hci_baseline round-trip hci0 ;;
+            pages-*) set -- env HCI_BASELINE_TOUCH_PAGES=${shape#pages-} /bin/hci_baseline round-trip hci0 ;;
             pipe) set -- env HCI_BASELINE_WAKE_PIPE=1 /bin/hci_baseline round-trip hci0 ;;
             threads) set -- env HCI_BASELINE_THREADS=3 /bin/hci_baseline round-trip hci0 ;;
             both) set -- env HCI_BASELINE_WAKE_PIPE=1 HCI_BASELINE_THREADS=3 /bin/hci_baseline round-trip hci0 ;;

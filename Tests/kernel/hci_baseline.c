@@ -26,6 +26,11 @@
  *   that sleep in pause(2), as a Swift process has its main thread and runtime threads
  *   besides the loop (a process's threads share its descriptor table, which makes the
  *   kernel count references on every descriptor a system call uses).
+ *   HCI_BASELINE_TOUCH_PAGES=N touches N pages of memory (one store each) when the write
+ *   returns and again when the answer has been read, as swift-att's loop and task touch
+ *   their code, stacks and heap around each: under TCG the guest's TLB is emulated and
+ *   refilled in software after every context switch, so what a round trip costs may grow
+ *   with the pages it touches more than with its instructions.
  *
  *   hci_baseline clock COUNT
  *       What one clock read costs here: COUNT reads of CLOCK_BOOTTIME (Swift's
@@ -98,8 +103,25 @@ static void *sleeper(void *unused) {
     return NULL;
 }
 
+static unsigned char *touched_pages;
+static int touched_page_count;
+
+/* One store in each of the knob's pages (volatile: the compiler keeps every one). */
+static void touch_pages(void) {
+    for (int i = 0; i < touched_page_count; i++) {
+        ((volatile unsigned char *)touched_pages)[(size_t)i * 4096] += 1;
+    }
+}
+
 /* The knobs of the header comment, read once before the round trips. */
 static void take_swift_shape(void) {
+    const char *pages_knob = getenv("HCI_BASELINE_TOUCH_PAGES");
+    touched_page_count = pages_knob ? atoi(pages_knob) : 0;
+    if (touched_page_count > 0) {
+        touched_pages = aligned_alloc(4096, (size_t)touched_page_count * 4096);
+        if (!touched_pages) fail("aligned_alloc");
+        memset(touched_pages, 0, (size_t)touched_page_count * 4096);
+    }
     const char *pipe_knob = getenv("HCI_BASELINE_WAKE_PIPE");
     if (pipe_knob && strcmp(pipe_knob, "1") == 0) {
         int ends[2];
@@ -166,7 +188,9 @@ static int round_trip(int fd, int stream, int count) {
     for (int i = 0; i < count; i++) {
         double started = now_ms();
         if (write(fd, command, sizeof command) != (ssize_t)sizeof command) fail("write");
+        touch_pages();
         await_complete(fd, stream);
+        touch_pages();
         samples[i] = now_ms() - started;
     }
     qsort(samples, (size_t)count, sizeof(double), by_value);
