@@ -64,7 +64,18 @@ public final class Controller: Sendable {
     @inlinable
     nonisolated(nonsending)
     public func send<C: HCICommand>(_ command: C, timeout: Duration = Controller.defaultCommandTimeout) async throws(ControllerError) -> C.ReturnParameters {
-        try await answer(to: command.packet, timeout: timeout).returnParameters(of: C.self).get()
+        // The answer is decoded on the loop, where it lies (`CommandReply`); the
+        // continuation is made as `answer(to:timeout:)` makes its own, for the same reason.
+        try await _unsafeInheritExecutor_withUnsafeContinuation { continuation in
+            submit(command.packet, timeout: timeout, reply: CommandReply(continuation, for: C.self))
+        }.get()
+    }
+
+    /// Hands a `send` to the loop: not inlinable, so that the loop stays out of the
+    /// module's interface.
+    @usableFromInline
+    func submit(_ packet: HCICommandPacket, timeout: Duration, reply: CommandReply) {
+        loop.submit(packet, timeout: timeout, waiter: .reply(reply, timeout: timeout))
     }
 
     /// Sends a raw command packet and returns whichever answer the controller gives.
@@ -93,7 +104,7 @@ public final class Controller: Sendable {
     nonisolated(nonsending)
     func answer(to packet: HCICommandPacket, timeout: Duration) async -> Result<HCICommandAnswer, ControllerError> {
         await _unsafeInheritExecutor_withUnsafeContinuation { continuation in
-            loop.submit(packet, timeout: timeout, resuming: continuation)
+            loop.submit(packet, timeout: timeout, waiter: .task(continuation, timeout: timeout))
         }
     }
 

@@ -62,11 +62,10 @@ final class HostLoop: Sendable {
         runner.enqueue(.job(run: job, refuse: refuse), forHost: slot)
     }
 
-    /// Sends `packet` from the loop thread; `continuation` gets its answer, or why the
-    /// host could not send it.
-    func submit(_ packet: HCICommandPacket, timeout: Duration,
-                resuming continuation: UnsafeContinuation<CommandWaiter.Answer, Never>) {
-        _ = runner.enqueue(.command(packet, timeout: timeout, continuation), forHost: slot)
+    /// Sends `packet` from the loop thread; `waiter` (a task) gets its answer, or why
+    /// the host could not send it.
+    func submit(_ packet: HCICommandPacket, timeout: Duration, waiter: CommandWaiter) {
+        _ = runner.enqueue(.command(packet, timeout: timeout, waiter), forHost: slot)
     }
 
     /// Queues a value `gate` admitted, for `AttributeLinks.applyUpdates` in call order

@@ -29,9 +29,9 @@ final class LoopRunner: Sendable {
         /// (`AttributeLinks.updateGate`), and a value refused before it reaches the
         /// queue gives its slot back in `HostLoop.submitUpdate`.
         case update([UInt8], GATTCharacteristic)
-        /// A `Controller.send` command and the task waiting for its answer: its own case,
-        /// so that a round trip allocates no job and no callback.
-        case command(HCICommandPacket, timeout: Duration, UnsafeContinuation<CommandWaiter.Answer, Never>)
+        /// A `Controller.send` or `exchange` command and the task waiting for its answer:
+        /// its own case, so that a round trip allocates no job and no callback.
+        case command(HCICommandPacket, timeout: Duration, CommandWaiter)
 
         /// Tells whoever handed it that it will not run: a job's caller, a command's
         /// task. A value needs no word: its slot is given back with the host's other
@@ -39,7 +39,7 @@ final class LoopRunner: Sendable {
         func refuse(_ reason: ControllerError) {
             switch self {
             case let .job(_, refuse): refuse(reason)
-            case let .command(_, _, continuation): continuation.resume(returning: .failure(reason))
+            case let .command(_, _, waiter): waiter.settle(.failure(reason))
             case .update: break
             }
         }
@@ -342,12 +342,12 @@ final class LoopRunner: Sendable {
                     // a host that is not here cannot come off the queue, but if one did
                     // it is refused rather than lost.
                     if withStack(ofSlot: slot, { run($0) }) == nil { refuse(.closed) }
-                case let .command(packet, timeout, continuation):
+                case let .command(packet, timeout, waiter):
                     applyUpdates()
                     let sent: Void? = withStack(ofSlot: slot) { stack in
-                        stack.hci.send(packet, timeout: timeout, waiter: .task(continuation, timeout: timeout))
+                        stack.hci.send(packet, timeout: timeout, waiter: waiter)
                     }
-                    if sent == nil { continuation.resume(returning: .failure(.closed)) }
+                    if sent == nil { waiter.settle(.failure(.closed)) }
                 case let .update(value, characteristic):
                     // Not looked up per value: the host is found once per run, when the
                     // run is applied.

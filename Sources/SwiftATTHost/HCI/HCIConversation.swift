@@ -240,14 +240,16 @@ final class HCIConversation {
     }
 
     private func receiveEvent(_ packet: HCIPacket) -> Inbound {
-        // An event that leaves the loop — a command's answer, to whoever waits for it;
-        // any event, while `Controller.events()` has listeners — is decoded from a compact
-        // copy, so that nobody keeping it pins the transport's receive buffer. One that
-        // only the loop reads, and forgets before the transport reads again (Number Of
-        // Completed Packets with nobody listening, one per ACL packet sent), is decoded
-        // where it lies: no allocation, no copy. What `observe` returns from an event
-        // holds values, not views of its bytes.
-        let leavesTheLoop = !eventListeners.isEmpty || packet.bytes.first.map(Self.isCommandAnswer) ?? true
+        // An event that leaves the loop — any but a command's answer, while
+        // `Controller.events()` has listeners — is decoded from a compact copy, so that
+        // nobody keeping it pins the transport's receive buffer. One that only the loop
+        // reads, and forgets before the transport reads again (Number Of Completed Packets
+        // with nobody listening, one per ACL packet sent), is decoded where it lies: no
+        // allocation, no copy. So is a command's answer: its waiter decodes the return
+        // parameters there, or takes a copy of them (`CommandWaiter.settle`). What
+        // `observe` returns from an event holds values, not views of its bytes.
+        let isAnswer = packet.bytes.first.map(Self.isCommandAnswer) ?? false
+        let leavesTheLoop = !isAnswer && !eventListeners.isEmpty
         let event: HCIEvent
         do throws(HCIDecodingError) {
             event = try HCIEvent(parsing: leavesTheLoop ? Array(packet.bytes)[...] : packet.bytes)
