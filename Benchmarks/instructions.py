@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Instructions per HCI command round trip: swift-att against a C program, counted.
+
+    Benchmarks/instructions.py [--count N] [--critical-path] [--no-build]
+
+Timings on these machines move by a fifth between runs; an instruction count does not,
+so it is what this project's command-path changes are measured by (Benchmarks.md's
+instruction table). `swift-att info --round-trips N` and the C baseline
+(Tests/kernel/hci_baseline.c) each send Read BD_ADDR commands one after another to one of
+Bumble's virtual controllers over TCP (Tests/bench/controllers.py, started here), under
+valgrind's callgrind (user space, every thread of the process), for N and for 5 N round
+trips: the difference divided by 4 N is what one round trip costs, start-up and shutdown
+cancelling out.
+
+--critical-path also traces every instruction and memory access of N round trips of each
+program (valgrind's lackey; slow: about a minute for swift-att) and splits the trace
+where `poll` and `send` are entered: from `poll` to `send` is what runs between the
+answer's arrival and the next command's write — the part that lengthens the round trip
+when the controller waits on the program — and from `send` to the next `poll` what
+overlaps the controller's work. For each: instructions and distinct 4 KiB pages touched
+(code and data), the median over the steady state.
+
+Needs valgrind (Debian: apt-get install valgrind) and the bench's venv
+(Tests/bench/setup.sh).
+"""
+import argparse
+import bisect
+import os
+import pathlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+root = pathlib.Path(__file__).resolve().parent.parent
+venv_python = root / "Tests/bench/.venv/bin/python"
+
+
+def build():
+    """The release swift-att (as CI builds it) and the C baseline (static, so that its
+    poll and send are its own code and found in its symbol table)."""
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "swift-att"],
+                   cwd=root, check=True, capture_output=True)
+    baseline = root / ".build/hci_baseline-static"
+    subprocess.run(["clang", "-O2", "-Wall", "-static", "-o", str(baseline), str(root / "Tests/kernel/hci_baseline.c")],
+                   check=True)
+    return root / ".build/release/swift-att", baseline
+
+
+def start_controller(port):
+    process = subprocess.Popen([str(venv_python), str(root / "Tests/bench/controllers.py"), "--ports", str(port),
+                                "--duration", "1800"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if not line.startswith("READY"):
+        sys.exit(f"controllers.py did not start: {line!r}")
+    return process
+
+
+def command(program, kind, transport, count, bonds):
+    if kind == "swift-att":
+        return [str(program), "info", "--transport", transport, "--round-trips", str(count), "--bonds", bonds]
+    return [str(program), "round-trip", transport, str(count)]
+
+
+def callgrind_total(argv):
+    """The instructions callgrind counted over the whole run (every thread)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "callgrind.out")
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv],
+                       check=True, capture_output=True)
+        for line in pathlib.Path(out).read_text(errors="replace").splitlines():
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    sys.exit(f"callgrind wrote no total for {' '.join(argv)}")
+
+
+class Symbols:
+    """Function start addresses of one ELF file, from nm (dynamic symbols if asked)."""
+
+    def __init__(self, path, dynamic=False):
+        out = subprocess.run(["nm", "-n", "--defined-only", *(["-D"] if dynamic else []), str(path)],
+                             check=True, capture_output=True, text=True).stdout
+        self.by_name = {}
+        for line in out.splitlines():
+            fields = line.split()
+            if len(fields) == 3 and fields[1] in "tTwWiI":
+                self.by_name.setdefault(fields[2].split("@")[0], int(fields[0], 16))
+
+    def address(self, *names):
+        for name in names:
+            if name in self.by_name:
+                return self.by_name[name]
+        return None
+
+
+def mapping_base(pid, path_suffix):
+    """Where the file ending in `path_suffix` is mapped (offset 0) in process `pid`."""
+    try:
+        for line in pathlib.Path(f"/proc/{pid}/maps").read_text().splitlines():
+            fields = line.split()
+            if len(fields) >= 6 and fields[5].endswith(path_suffix) and int(fields[2], 16) == 0:
+                return int(fields[0].split("-")[0], 16)
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return None
+
+
+def lackey_trace(argv, program, log):
+    """Runs `argv` under lackey, tracing every access into `log`; returns the entry
+    addresses of poll and send as the traced process has them. A dynamically linked
+    program's come from libc's mapping, read from the process while it runs."""
+    process = subprocess.Popen(["valgrind", "--tool=lackey", "--trace-mem=yes", f"--log-file={log}", *argv],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    own = Symbols(program)
+    entries = None
+    libc_path = None
+    if own.address("poll", "__poll") is None:
+        libc_path = subprocess.run(["sh", "-c", f"ldd {program} | awk '/libc.so/ {{print $3}}'"],
+                                   capture_output=True, text=True).stdout.strip()
+    # valgrind maps the program at its own fixed base (position-independent code moves):
+    # read the program's and libc's mappings from the running process.
+    deadline = time.monotonic() + 60
+    program_base = libc_base = None
+    while process.poll() is None and time.monotonic() < deadline:
+        program_base = mapping_base(process.pid, os.path.basename(program))
+        libc_base = mapping_base(process.pid, os.path.basename(libc_path)) if libc_path else 0
+        if program_base is not None and libc_base is not None:
+            break
+        time.sleep(0.05)
+    process.wait()
+    if process.returncode != 0 or program_base is None or libc_base is None:
+        sys.exit(f"lackey could not trace {' '.join(argv)} (exit {process.returncode})")
+    if libc_path:
+        libc = Symbols(libc_path, dynamic=True)
+        entries = (libc_base + libc.address("poll", "__poll"), libc_base + libc.address("send", "__send"),
+                   libc_base + libc.address("write", "__write"))
+    else:
+        offset = program_base if is_position_independent(program) else 0
+        entries = (offset + own.address("poll", "__poll"), offset + (own.address("send", "__send") or -1),
+                   offset + own.address("write", "__write", "__libc_write"))
+    return entries
+
+
+def is_position_independent(path):
+    out = subprocess.run(["readelf", "-h", str(path)], capture_output=True, text=True).stdout
+    return "DYN" in out
+
+
+def critical_path(log, entries, skip_fraction=0.25):
+    """(from poll to the write, from the write to poll): median instructions and pages."""
+    poll, *writes = entries
+    segments = {"answer → write": [], "write → poll": []}
+    label, instructions, pages = None, 0, set()
+    with open(log, errors="replace") as trace:
+        for line in trace:
+            if len(line) < 4 or line[0] not in " I":
+                continue
+            try:
+                address = int(line[3:].split(",", 1)[0], 16)
+            except ValueError:
+                continue
+            if line[0] == "I":
+                if address == poll or address in writes:
+                    if label:
+                        segments[label].append((instructions, len(pages)))
+                    label = "answer → write" if address == poll else "write → poll"
+                    instructions, pages = 0, set()
+                instructions += 1
+            pages.add(address >> 12)
+    result = {}
+    for name, values in segments.items():
+        steady = values[int(len(values) * skip_fraction):-5] or values
+        if not steady:
+            return None
+        result[name] = (statistics.median(v[0] for v in steady), statistics.median(v[1] for v in steady))
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--count", type=int, default=250, help="round trips in the short run (5× in the long one)")
+    parser.add_argument("--critical-path", action="store_true", help="also trace N round trips of each with lackey")
+    parser.add_argument("--no-build", action="store_true", help="use the release swift-att already built")
+    parser.add_argument("--port", type=int, default=9193)
+    options = parser.parse_args()
+    if not shutil.which("valgrind"):
+        sys.exit("instructions.py: valgrind not found (Debian: apt-get install valgrind)")
+    if options.no_build:
+        swift_att, baseline = root / ".build/release/swift-att", root / ".build/hci_baseline-static"
+        subprocess.run(["clang", "-O2", "-Wall", "-static", "-o", str(baseline),
+                        str(root / "Tests/kernel/hci_baseline.c")], check=True)
+    else:
+        swift_att, baseline = build()
+    controller = start_controller(options.port)
+    transport = f"tcp:127.0.0.1:{options.port}"
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        bonds = os.path.join(scratch, "bonds.json")
+        try:
+            for kind, program in (("swift-att", swift_att), ("C", baseline)):
+                # A first run makes swift-att's identity in the bond file (key generation),
+                # which the counted runs then only read.
+                subprocess.run(command(program, kind, transport, 1, bonds), check=True, capture_output=True)
+                short = callgrind_total(command(program, kind, transport, options.count, bonds))
+                long = callgrind_total(command(program, kind, transport, options.count * 5, bonds))
+                per_trip = (long - short) / (options.count * 4)
+                path = None
+                if options.critical_path:
+                    log = os.path.join(scratch, f"{kind}.lackey")
+                    entries = lackey_trace(command(program, kind, transport, options.count, bonds), program, log)
+                    path = critical_path(log, entries)
+                    os.remove(log)
+                rows.append((kind, per_trip, path))
+        finally:
+            controller.terminate()
+            controller.wait()
+    print(f"Instructions per HCI command round trip over {transport} (Read BD_ADDR; callgrind, every thread, "
+          f"{options.count} and {options.count * 5} round trips differenced)")
+    print()
+    print(f"{'program':<10} {'instructions/trip':>17}")
+    for kind, per_trip, _ in rows:
+        print(f"{kind:<10} {per_trip:>17,.0f}")
+    print(f"\nswift-att ÷ C: {rows[0][1] / rows[1][1]:.1f}×")
+    if options.critical_path:
+        print(f"\nWhere a round trip's instructions run (lackey, {options.count} round trips; medians of the steady state):")
+        print(f"{'program':<10} {'segment':<16} {'instructions':>12} {'4 KiB pages':>11}")
+        for kind, _, path in rows:
+            if path is None:
+                print(f"{kind:<10} (the trace had no poll/write entries to split at)")
+                continue
+            for name, (instructions, pages) in path.items():
+                print(f"{kind:<10} {name:<16} {instructions:>12,.0f} {pages:>11.0f}")
+
+
+if __name__ == "__main__":
+    main()
