@@ -64,35 +64,9 @@ public final class BumbleBench {
         return p.terminationStatus
     }
 
-    /// Every port `freePorts` has handed out in this process: never handed out twice.
-    /// Benches start side by side (their start no longer holds a thread), and two that
-    /// checked the same port before either's controllers bound it collided (EADDRINUSE,
-    /// "Bumble controllers did not start" in a CI run).
-    private static let handedOut = Mutex<Set<UInt16>>([])
-
-    /// Ports free now, from 20000–29999: below the kernel's ephemeral range (32768–60999),
-    /// which the suite's own outgoing sockets draw from — one of them could take a port
-    /// picked there between the pick and the listener's bind. Each is checked by binding
-    /// it (and released), and none is given to two callers of this process.
+    /// Ports free now, handed out to no other test of this process (`FreePorts`).
     public static func freePorts(_ count: Int) -> [UInt16] {
-        var ports: [UInt16] = []
-        var candidate = UInt16.random(in: 20000...29999)
-        for _ in 0..<10000 where ports.count < count {
-            candidate = candidate >= 29999 ? 20000 : candidate + 1
-            guard handedOut.withLock({ $0.insert(candidate).inserted }) else { continue }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { continue }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = candidate.bigEndian
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if bound == 0, !ports.contains(candidate) { ports.append(candidate) }
-        }
-        return ports
+        FreePorts.take(count)
     }
 
     /// Starts `count` linked controllers and waits until they listen.

@@ -55,14 +55,14 @@ import TestSupport
         // A port outside the kernel's ephemeral range, which the suite's other sockets
         // (connections to Bumble's controllers, ports picked by binding port 0) draw
         // from: one of them taking it between the pick and the transport's bind made the
-        // start fail with EADDRINUSE. Should it happen anyway, another port is tried.
+        // start fail with EADDRINUSE. Handed out by `FreePorts`, as Bumble's benches'
+        // are: a bench given the same port once connected to this server as if to its
+        // controller. Should a bind fail anyway, another port is tried.
         var port: UInt16 = 0
         var waiting: Task<Central, any Error>?
         let ended = Flag()
         for _ in 0..<5 where waiting == nil {
-            var candidate = UInt16.random(in: 20_000..<30_000)
-            while isListening(port: candidate) { candidate = UInt16.random(in: 20_000..<30_000) }
-            let chosen = candidate
+            let chosen = try #require(FreePorts.take(1).first, "no free port")
             ended.set(false)
             let attempt = Task {
                 defer { ended.set(true) }
