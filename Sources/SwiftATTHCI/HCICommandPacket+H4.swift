@@ -13,9 +13,9 @@ extension HCICommandPacket {
     /// callgrind). Parameters longer than 255 octets, which no command builds, are cut
     /// at 255, as `encode(into:)` writes their length.
     @inlinable
-    public func withH4Bytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+    public func withH4Bytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let count = min(parameters.count, 255)
-        return withUnsafeTemporaryAllocation(byteCount: Self.maximumH4Length, alignment: 1) { buffer in
+        return try withUnsafeTemporaryAllocation(byteCount: Self.maximumH4Length, alignment: 1) { buffer throws(E) in
             buffer[0] = HCIPacketType.command.rawValue
             buffer[1] = UInt8(truncatingIfNeeded: opcode.rawValue)
             buffer[2] = UInt8(truncatingIfNeeded: opcode.rawValue >> 8)
@@ -24,7 +24,7 @@ extension HCICommandPacket {
                 UnsafeMutableRawBufferPointer(rebasing: buffer[4..<(4 + count)])
                     .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<count]))
             }
-            return body(UnsafeRawBufferPointer(rebasing: buffer[..<(4 + count)]))
+            return try body(UnsafeRawBufferPointer(rebasing: buffer[..<(4 + count)]))
         }
     }
 }

@@ -197,15 +197,9 @@ public final class HCISocketTransport: HCITransport {
     /// Framed on the stack and written from there.
     public func send(command: HCICommandPacket) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }
-        let failure = command.withH4Bytes { bytes -> TransportError? in
-            do throws(TransportError) {
-                try FileDescriptor.writeAll(fileDescriptor, bytes, timeout: writeTimeout, context: name)
-                return nil
-            } catch {
-                return error
-            }
+        try command.withH4Bytes { bytes throws(TransportError) in
+            try FileDescriptor.writeAll(fileDescriptor, bytes, timeout: writeTimeout, context: name)
         }
-        if let failure { throw failure }
     }
 
     /// One `write` per packet. Not `sendmmsg(2)`: the kernel marks every message but
