@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SwiftATTCore
 import SwiftATTHCI
 import SwiftATTHost
 
@@ -23,27 +19,22 @@ struct RoundTripTiming {
 
     /// On the caller's executor, like `Controller.send`: no hop per command.
     ///
-    /// Timed with `clock_gettime` and kept as integers, as the kernel bench's C program
-    /// times its own: `ContinuousClock` and sorting `Duration`s (128-bit, compared out
-    /// of line) cost some 600 instructions per round trip, a sixteenth of the host's
-    /// own work for it, measured with callgrind.
+    /// Timed with the clock the host's loop reads (`MonotonicInstant.readBootClock`,
+    /// `clock_gettime`) and kept as integers, as the kernel bench's C program times its
+    /// own: `ContinuousClock` and sorting `Duration`s (128-bit, compared out of line)
+    /// cost some 600 instructions per round trip, a sixteenth of the host's own work for
+    /// it, measured with callgrind.
     nonisolated(nonsending)
     static func measure(_ controller: Controller, count: Int) async throws(ControllerError) -> RoundTripTiming {
         var samples: [Int64] = []
         samples.reserveCapacity(count)
         for _ in 0..<count {
-            let started = monotonicNanoseconds()
+            let started = MonotonicInstant.readBootClock().nanoseconds
             _ = try await controller.send(ReadBDADDR())
-            samples.append(monotonicNanoseconds() &- started)
+            samples.append(MonotonicInstant.readBootClock().nanoseconds &- started)
         }
         samples.sort()
         return RoundTripTiming(count: count, samples: samples)
-    }
-
-    static func monotonicNanoseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
 
     func milliseconds(_ nanoseconds: Int64) -> String {

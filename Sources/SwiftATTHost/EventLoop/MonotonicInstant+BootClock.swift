@@ -8,7 +8,8 @@ extension MonotonicInstant {
     /// straight from the vDSO, the clock `ContinuousClock` reads on Linux, whose value
     /// is a `MonotonicInstant`'s. `MonotonicInstant.now` goes through `ContinuousClock`
     /// and a `Duration`'s 128-bit components, some 400 instructions against some 60 here.
-    static func readBootClock() -> MonotonicInstant {
+    /// Public for a caller timing the host from outside (`swift-att info --round-trips`).
+    public static func readBootClock() -> MonotonicInstant {
         #if os(Linux)
         var time = timespec()
         clock_gettime(CLOCK_BOOTTIME, &time)
