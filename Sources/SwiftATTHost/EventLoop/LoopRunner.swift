@@ -227,6 +227,8 @@ final class LoopRunner: Sendable {
     private struct HostRecord {
         let slot: Int
         let stack: HostStack
+        /// This turn, its transport said packets already wait in memory.
+        var packetsWaiting = false
     }
 
     /// The hosts the loop runs and the descriptors it polls: the loop thread's own.
@@ -236,9 +238,6 @@ final class LoopRunner: Sendable {
         /// Each record's stack, unretained, in `records`' order: what a turn walks
         /// (`forEachStack`). The records own the stacks.
         private var stacks: [Unmanaged<HostStack>] = []
-        /// Per record, whether its transport said packets already wait in memory this
-        /// turn (`askTransportsBeforeWaiting`).
-        private var packetsWaiting: [Bool] = []
         /// What `poll(2)` is given: the wake-up pipe first, then each record's transport
         /// in `records`' order (`rebuildDescriptors` keeps the two in step).
         var descriptors: [pollfd]
@@ -256,7 +255,7 @@ final class LoopRunner: Sendable {
         /// Whether the transport of `records[index]` has packets for this turn: `poll`
         /// found it readable, or it said some wait in memory.
         func shouldRead(_ index: Int) -> Bool {
-            packetsWaiting[index] || descriptors[index + 1].revents != 0
+            records[index].packetsWaiting || descriptors[index + 1].revents != 0
         }
 
         /// Calls `body` with each running host's index and stack, in order, the stack
@@ -292,14 +291,14 @@ final class LoopRunner: Sendable {
         }
 
         /// Asks each transport that hands packets over in memory whether some already
-        /// wait (`HCITransport.prepareToWait`), and notes the answer for `shouldRead`.
+        /// wait (`HCITransport.prepareToWait`), and notes the answer in its record.
         /// True if any does: the loop then polls without blocking.
         mutating func askTransportsBeforeWaiting() -> Bool {
             var any = false
             var index = 0
             while index < stacks.count {
                 let waiting = stacks[index]._withUnsafeGuaranteedRef { $0.transport.prepareToWait() }
-                packetsWaiting[index] = waiting
+                records[index].packetsWaiting = waiting
                 any = any || waiting
                 index += 1
             }
@@ -309,7 +308,6 @@ final class LoopRunner: Sendable {
         mutating func add(_ record: HostRecord) {
             records.append(record)
             stacks.append(Unmanaged.passUnretained(record.stack))
-            packetsWaiting.append(false)
             descriptors.append(pollfd(fd: record.stack.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
         }
 
@@ -317,7 +315,6 @@ final class LoopRunner: Sendable {
         mutating func removeStopped() {
             records.removeAll { !$0.stack.isRunning }
             stacks = records.map { Unmanaged.passUnretained($0.stack) }
-            packetsWaiting = Array(repeating: false, count: records.count)
             rebuildDescriptors()
         }
 
