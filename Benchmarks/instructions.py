@@ -24,20 +24,16 @@ Needs valgrind (Debian: apt-get install valgrind) and the bench's venv
 (Tests/bench/setup.sh).
 """
 import argparse
-import bisect
 import os
 import pathlib
-import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-root = pathlib.Path(__file__).resolve().parent.parent
-venv_python = root / "Tests/bench/.venv/bin/python"
+from bumble_controller import root, start_controller
 
 
 def build():
@@ -49,15 +45,6 @@ def build():
     subprocess.run(["clang", "-O2", "-Wall", "-static", "-o", str(baseline), str(root / "Tests/kernel/hci_baseline.c")],
                    check=True)
     return root / ".build/release/swift-att", baseline
-
-
-def start_controller(port):
-    process = subprocess.Popen([str(venv_python), str(root / "Tests/bench/controllers.py"), "--ports", str(port),
-                                "--duration", "1800"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    if not line.startswith("READY"):
-        sys.exit(f"controllers.py did not start: {line!r}")
-    return process
 
 
 def command(program, kind, transport, count, bonds):
@@ -195,7 +182,7 @@ def main():
                         str(root / "Tests/kernel/hci_baseline.c")], check=True)
     else:
         swift_att, baseline = build()
-    controller = start_controller(options.port)
+    controller = start_controller(options.port, 1800)
     transport = f"tcp:127.0.0.1:{options.port}"
     rows = []
     with tempfile.TemporaryDirectory() as scratch:

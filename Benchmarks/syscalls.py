@@ -23,8 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-root = pathlib.Path(__file__).resolve().parent.parent
-venv_python = root / "Tests/bench/.venv/bin/python"
+from bumble_controller import root, start_controller
 
 
 def build(options):
@@ -37,15 +36,6 @@ def build(options):
     subprocess.run(["clang", "-O2", "-Wall", "-o", str(baseline), str(root / "Tests/kernel/hci_baseline.c")],
                    check=True)
     return swift_att, baseline
-
-
-def start_controller(port):
-    process = subprocess.Popen([str(venv_python), str(root / "Tests/bench/controllers.py"), "--ports", str(port),
-                                "--duration", "900"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    if not line.startswith("READY"):
-        sys.exit(f"controllers.py did not start: {line!r}")
-    return process
 
 
 def command(program, kind, transport, count):
@@ -85,7 +75,7 @@ def main():
     swift_att, baseline = build(options)
     controller = None
     if options.transport == "tcp":
-        controller = start_controller(options.port)
+        controller = start_controller(options.port, 900)
         transport = f"tcp:127.0.0.1:{options.port}"
     else:
         transport = "hci0"
