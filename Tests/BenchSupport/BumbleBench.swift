@@ -59,7 +59,7 @@ public final class BumbleBench {
         p.arguments = arguments
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try p.runStoppable()
         p.waitUntilExit()
         return p.terminationStatus
     }
@@ -93,7 +93,7 @@ public final class BumbleBench {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: logURL)
-        try process.run()
+        try process.runStoppable()
         // Wait (bounded) for the READY line.
         let deadline = ContinuousClock.now + .seconds(30)
         var output = Data()

@@ -22,7 +22,7 @@ public final class BumblePeer {
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: bench.logURL)
         lines = JSONLineReader(stdout, name: "Bumble peer")
-        try process.run()
+        try process.runStoppable()
     }
 
     /// The next JSON line whose "event" is `event` (earlier lines are skipped), within

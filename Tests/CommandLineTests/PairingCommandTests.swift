@@ -294,7 +294,7 @@ final class Terminal {
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         let exit = ArrivalLog<Int32>()
         process.terminationHandler = { exit.append($0.terminationStatus); exit.finish() }
-        try process.run()
+        try process.runStoppable()
         try slave.close()
         var answered = 0
         let deadline = ContinuousClock.now + timeout

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BenchSupport
 import Foundation
 import TestSupport
 
@@ -46,7 +47,7 @@ final class RunningSwiftATT {
             exit.append(process.terminationStatus)
             exit.finish()
         }
-        try process.run()
+        try process.runStoppable()
         let fd = output.fileHandleForReading.fileDescriptor
         let (received, chunks) = (self.received, self.chunks)
         Thread.detachNewThread {

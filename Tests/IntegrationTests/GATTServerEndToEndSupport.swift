@@ -33,7 +33,7 @@ final class BumbleClient {
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: bench.logURL)
         lines = JSONLineReader(stdout, name: "bumble_client.py")
-        try process.run()
+        try process.runStoppable()
     }
 
     /// Sends a step without waiting; returns its sequence number for `result(_:)`.
@@ -61,10 +61,11 @@ final class BumbleClient {
         try await lines.next(event, timeout: timeout, where: match)
     }
 
+    /// Ends the client within about half a second (`Process.end`): closing its stdin
+    /// asks it to finish, SIGTERM and then SIGKILL make sure.
     func stop() {
         try? stdin.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.end()
     }
 
     deinit { stop() }

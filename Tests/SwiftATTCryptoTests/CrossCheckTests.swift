@@ -104,7 +104,7 @@ struct CrossCheckTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
+        try process.runStoppable()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
