@@ -56,7 +56,11 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     public init(littleEndianBytes bytes: ArraySlice<UInt8>, kind: Kind) {
         precondition(bytes.count == 6, "a Bluetooth address is six bytes")
         var v: UInt64 = 0
-        for b in bytes.reversed() { v = v << 8 | UInt64(b) }
+        var i = bytes.endIndex
+        while i > bytes.startIndex {
+            i &-= 1
+            v = v &<< 8 | UInt64(bytes[i])
+        }
         self.init(v, kind: kind)
     }
 

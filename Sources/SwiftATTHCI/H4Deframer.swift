@@ -34,6 +34,29 @@ public struct H4Deframer: Sendable {
     /// The next complete packet, `nil` if more bytes are needed, or a typed error for a
     /// stream that cannot be framed.
     public mutating func next() throws(HCIDecodingError) -> HCIPacket? {
+        guard let (type, total) = try frame() else { return nil }
+        let bytes = buffer[(start + 1)..<(start + total)]
+        start += total
+        return HCIPacket(type: type, bytes: bytes)
+    }
+
+    /// Hands every complete packet buffered to `body`, in order, as `next()` in a loop
+    /// would; a partial one stays for the next `append`, and a stream that cannot be
+    /// framed throws after the packets before it. No optional packet on the way: an
+    /// optional this size is destroyed through its type's value witnesses (its metadata
+    /// looked up, a generic enum destroy), some 90 instructions a packet. `body` must not
+    /// touch this deframer.
+    public mutating func forEachPacket(_ body: (HCIPacket) -> Void) throws(HCIDecodingError) {
+        while let (type, total) = try frame() {
+            let packet = HCIPacket(type: type, bytes: buffer[(start + 1)..<(start + total)])
+            start += total
+            body(packet)
+        }
+    }
+
+    /// The type and whole length (indicator included) of the packet at `start`, `nil`
+    /// while it is incomplete.
+    private func frame() throws(HCIDecodingError) -> (HCIPacketType, Int)? {
         let available = buffer.count - start
         guard available > 0 else { return nil }
         let indicator = buffer[start]
@@ -56,8 +79,6 @@ public struct H4Deframer: Sendable {
         }
         let total = 1 + headerLength + payloadLength
         guard available >= total else { return nil }
-        let bytes = buffer[h..<(start + total)]
-        start += total
-        return HCIPacket(type: type, bytes: bytes)
+        return (type, total)
     }
 }

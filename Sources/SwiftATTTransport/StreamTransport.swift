@@ -35,7 +35,7 @@ public final class StreamTransport: HCITransport {
         let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
         deframer.append(readBuffer[..<n])
         do throws(HCIDecodingError) {
-            while let packet = try deframer.next() { handler(packet) }
+            try deframer.forEachPacket(handler)
         } catch {
             throw .framing(name, reason: error.description)
         }

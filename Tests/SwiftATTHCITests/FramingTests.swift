@@ -57,6 +57,33 @@ struct FramingTests {
         #expect(got.map { Array($0.bytes) } == Self.packets.map(\.1))
     }
 
+    @Test("forEachPacket hands out what next() does, at every split of the stream")
+    func forEachPacketMatchesNext() throws {
+        let s = Self.stream
+        for cut in 0...s.count {
+            var d = H4Deframer()
+            var got: [HCIPacket] = []
+            d.append(s[..<cut])
+            try d.forEachPacket { got.append($0) }
+            d.append(s[cut...])
+            try d.forEachPacket { got.append($0) }
+            #expect(got.map { $0.type } == Self.packets.map(\.0), "split at \(cut)")
+            #expect(got.map { Array($0.bytes) } == Self.packets.map(\.1), "split at \(cut)")
+            #expect(d.pendingByteCount == 0)
+        }
+    }
+
+    @Test("forEachPacket hands out the packets before a bad indicator, then throws")
+    func forEachPacketStopsAtABadIndicator() throws {
+        var d = H4Deframer()
+        d.append([0x01, 0x03, 0x0C, 0x00, 0x04, 0x0E, 0x01, 0x01, 0x07, 0x00])
+        var got: [HCIPacket] = []
+        #expect(throws: HCIDecodingError.unknownPacketType(0x07)) { try d.forEachPacket { got.append($0) } }
+        #expect(got.map(\.type) == [.command, .event])
+        #expect(got.map { Array($0.bytes) } == [[0x03, 0x0C, 0x00], [0x0E, 0x01, 0x01]])
+        #expect(d.pendingByteCount == 2, "the bad indicator and what follows stay")
+    }
+
     @Test("an unknown indicator is a typed error")
     func unknownIndicator() throws {
         var d = H4Deframer()

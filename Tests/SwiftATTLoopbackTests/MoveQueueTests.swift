@@ -33,12 +33,20 @@ import Testing
             for n in 0..<100 { queue.append(Tracked(n)) }
             let count = queue.count  // #expect cannot take a non-copyable operand
             #expect(count == 100)
-            queue.drain { seen.append($0.n) }
+            var lasts: [Int] = []
+            queue.drain { element, isLast in
+                if isLast { lasts.append(element.n) }
+                seen.append(element.n)
+            }
+            #expect(lasts == [99], "only the last element is marked last")
             let empty = queue.isEmpty
             #expect(empty)
             // Still usable after draining, with its capacity.
             queue.append(Tracked(100))
-            queue.drain { seen.append($0.n) }
+            queue.drain { element, isLast in
+                #expect(isLast)
+                seen.append(element.n)
+            }
         }
         #expect(seen == Array(0...100))
         #expect(alive == 0)
@@ -62,7 +70,7 @@ import Testing
             queue.removeAll { $0.n % 3 == 0 } _: { removed.append($0.n) }
             let count = queue.count
             #expect(count == 6)
-            queue.drain { kept.append($0.n) }
+            queue.drain { element, _ in kept.append(element.n) }
         }
         #expect(removed == [0, 3, 6, 9])
         #expect(kept == [1, 2, 4, 5, 7, 8])
@@ -79,8 +87,8 @@ import Testing
             a.append(Tracked(2))
             b.append(Tracked(3))
             a.exchange(with: &b)
-            a.drain { first.append($0.n) }
-            b.drain { second.append($0.n) }
+            a.drain { element, _ in first.append(element.n) }
+            b.drain { element, _ in second.append(element.n) }
         }
         #expect(first == [3])
         #expect(second == [1, 2])

@@ -4,9 +4,10 @@ import SwiftATTHCI
 /// Target `h4`: the byte stream from a controller over UART or TCP (H4), cut into the
 /// arbitrary chunks a read returns, driving what the host's transport loop drives.
 ///
-/// Input: one octet that seeds the chunk sizes, then the stream. The deframer never
-/// traps, hands out packets that are exactly the stream's bytes in order, holds no more
-/// than one packet's worth of unframed bytes, and stops for good at a bad indicator.
+/// Input: one octet that seeds the chunk sizes (and which way packets are taken out),
+/// then the stream. The deframer never traps, hands out packets that are exactly the
+/// stream's bytes in order, holds no more than one packet's worth of unframed bytes, and
+/// stops for good at a bad indicator.
 /// Each event goes to an `HCICommandFlow` (commands kept in flight; every one settles at
 /// most once, the books balance) and an `ACLFlow` (Number Of Completed Packets and
 /// Disconnection Complete never free more buffers than exist).
@@ -28,10 +29,20 @@ public func fuzzH4Deframer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         deframer.append(stream[appended..<end])
         appended = end
         do {
-            while let packet = try deframer.next() {
-                framed.append(packet.type.rawValue)
-                framed.append(contentsOf: packet.bytes)
-                host.handle(packet)
+            // Both ways of taking packets out, chosen by the seed: the transports' loop
+            // (`forEachPacket`) and `next()`.
+            if seed & 0x100 != 0 {
+                try deframer.forEachPacket { packet in
+                    framed.append(packet.type.rawValue)
+                    framed.append(contentsOf: packet.bytes)
+                    host.handle(packet)
+                }
+            } else {
+                while let packet = try deframer.next() {
+                    framed.append(packet.type.rawValue)
+                    framed.append(contentsOf: packet.bytes)
+                    host.handle(packet)
+                }
             }
         } catch {
             blackHole(error.description)

@@ -17,6 +17,7 @@
 # Exits 0 only if every scenario passed (or is an explicit SKIP).
 set -euo pipefail
 
+# KERNEL_BENCH_SWIFT_ATT=PATH: the swift-att binary to boot (default: the release build).
 # --only NAMES: only these guest scenarios (the functions scenario_NAME of
 # guest-scenarios.sh, comma-separated, e.g. round_trip,round_trip_phases), and no TCP
 # baseline: for looking into one figure without the whole bench.
@@ -108,7 +109,9 @@ fi
 step "swift build -c release --static-swift-stdlib"
 # The same flags as .ci/run's release builds, so CI builds once.
 (cd "$ROOT" && swift build -c release --static-swift-stdlib --product swift-att 2>&1 | tail -n 1)
-BINARY=$ROOT/.build/release/swift-att
+# KERNEL_BENCH_SWIFT_ATT=PATH boots another build instead (an earlier commit's, built the
+# same way in a worktree): a change's figures before and after, boot after boot.
+BINARY=${KERNEL_BENCH_SWIFT_ATT:-$ROOT/.build/release/swift-att}
 
 # ---------------------------------------------------------------- 4. initramfs
 step "initramfs"

@@ -18,6 +18,6 @@ public struct LESetRandomAddress: HCICommand, Hashable {
 
     public init(parameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
         try HCIWire.check(p, "LE Set Random Address parameters", length: 6)
-        randomAddress = BluetoothAddress(littleEndianBytes: p.bytes(at: 0, count: 6), kind: .random)
+        randomAddress = p.address(at: 0, kind: .random)
     }
 }

@@ -20,7 +20,7 @@ public struct ReadBDADDR: HCIParameterlessCommand, Hashable {
         public init(returnParameters p: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
             try HCIWire.checkReturn(p, "Read BD_ADDR return parameters", length: 7)
             status = HCIStatus(p.byte(at: 0))
-            address = p.count >= 7 ? BluetoothAddress(littleEndianBytes: p.bytes(at: 1, count: 6), kind: .public)
+            address = p.count >= 7 ? p.address(at: 1, kind: .public)
                 : BluetoothAddress(0)
         }
 

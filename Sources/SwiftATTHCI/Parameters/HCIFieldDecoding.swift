@@ -33,10 +33,13 @@ enum HCIField {
 }
 
 extension ArraySlice<UInt8> {
-    /// The six address octets at `offset`, as an address of the given kind.
+    /// The six address octets at `offset`, as an address of the given kind: read as a
+    /// 32-bit and a 16-bit field, with no slice of them made (a retain and a release)
+    /// and no loop over it (every event that names a device carries one).
     @inlinable
     func address(at offset: Int, kind: BluetoothAddress.Kind) -> BluetoothAddress {
-        BluetoothAddress(littleEndianBytes: bytes(at: offset, count: 6), kind: kind)
+        BluetoothAddress(UInt64(littleEndianUInt32(at: offset)) | UInt64(littleEndianUInt16(at: offset &+ 4)) &<< 32,
+                         kind: kind)
     }
 
     /// A signed octet (RSSI, TX power).

@@ -65,7 +65,7 @@ final class HostLoop: Sendable {
     /// Sends `packet` from the loop thread; `waiter` (a task) gets its answer, or why
     /// the host could not send it.
     func submit(_ packet: HCICommandPacket, timeout: Duration, waiter: CommandWaiter) {
-        _ = runner.enqueue(.command(packet, timeout: timeout, waiter), forHost: slot)
+        runner.send(packet, timeout: timeout, waiter: waiter, forHost: slot)
     }
 
     /// Queues a value `gate` admitted, for `AttributeLinks.applyUpdates` in call order

@@ -63,16 +63,41 @@ final class LoopRunner: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether the queue may hold items: set under the lock when one is appended,
+    /// cleared under it when the loop takes the queue. The loop thread reads it to skip
+    /// the lock when there is nothing to take (most rounds of a command round trip) and
+    /// to see whether anything handed over waits (`send`): an item appended before
+    /// something the loop thread then saw is seen here (acquiring, against the append's
+    /// releasing store), or has been taken already.
+    private let mayHoldItems = Atomic<Bool>(false)
     /// The queue's order, told to ThreadSanitizer in a build for it.
     private let handOff = HandOffOrder()
     private let wake: WakeSignal
     /// The loop thread's `pthread_self()`, so that work it hands itself skips the
     /// wake-up pipe (it looks at its queue before it next blocks).
     private let thread = Atomic<UInt>(0)
+    /// The loop thread's own state, reached through a pointer: a stored `var` of this
+    /// shared class would be checked for exclusive access at run time on every use.
+    /// Only the loop thread reads or writes it (`onLoopThread`).
+    nonisolated(unsafe) private let own: UnsafeMutablePointer<LoopOwnWork>
 
     /// Fails when the process has no descriptor left for the wake-up pipe.
     init() throws(ControllerError) {
         wake = try WakeSignal()
+        own = .allocate(capacity: 1)
+        own.initialize(to: LoopOwnWork())
+    }
+
+    deinit {
+        own.deinitialize(count: 1)
+        own.deallocate()
+    }
+
+    /// Whether the caller runs on the loop thread (a task that prefers the loop, run
+    /// by it). Internal for the tests that check which path a command took.
+    @inline(__always)
+    var onLoopThread: Bool {
+        thread.load(ordering: .relaxed) == UInt(pthread_self())
     }
 
     /// Starts the loop thread; fails when the process may start no more threads.
@@ -111,11 +136,29 @@ final class LoopRunner: Sendable {
         return false
     }
 
+    /// A task the loop thread resumes (a command's answer) or starts is kept in its own
+    /// list and run at the start of the next round, without the lock
+    /// (`LoopOwnWork`). Nothing queued before it needs to run first: no other thread
+    /// can have seen the task resumed before it runs, and whatever the task hands the
+    /// loop for a host still goes after what waits in the queue (`send`).
     func enqueue(job: UnownedJob) {
+        if onLoopThread { return own.pointee.jobs.append(job) }
         guard append(.task(job), slot: nil) != nil else { return }
         // Only reachable if a task outlived the loop it prefers; running it here beats
         // losing it.
         if let executor = state.withLock({ $0.executor }) { job.runSynchronously(on: executor) }
+    }
+
+    /// Sends a command for the host in `slot`, from a task. From a task the loop runs,
+    /// with nothing queued before it (in this batch or by another thread since), it is
+    /// written at once (`LoopOwnWork.commandsGoDirect`): in the order it would have
+    /// been, without a trip through the queue and a round of the loop. Otherwise it is
+    /// queued as other work is.
+    func send(_ packet: HCICommandPacket, timeout: Duration, waiter: CommandWaiter, forHost slot: Int) {
+        if onLoopThread, let stack = own.pointee.directStack(forHost: slot), !mayHoldItems.load(ordering: .acquiring) {
+            return stack._withUnsafeGuaranteedRef { $0.hci.send(packet, timeout: timeout, waiter: waiter) }
+        }
+        _ = enqueue(.command(packet, timeout: timeout, waiter), forHost: slot)
     }
 
     /// Only the first item of a batch writes to the wake-up pipe: the loop empties the
@@ -130,6 +173,7 @@ final class LoopRunner: Sendable {
             if let slot, let reason = s.stopReasons[slot] { return (reason, false) }
             if s.exited { return (.closed, false) }
             s.items.append(item.take()!)
+            mayHoldItems.store(true, ordering: .releasing)
             handOff.release()
             return (nil, s.items.count == 1)
         }
@@ -149,6 +193,8 @@ final class LoopRunner: Sendable {
         // Exchanged with the queue each turn: both keep their capacity, so taking a
         // batch allocates nothing.
         var ready = MoveQueue<Item>()
+        // Exchanged with the tasks the thread hands itself (`LoopOwnWork.jobs`) likewise.
+        var readyJobs = MoveQueue<UnownedJob>(capacity: 16)
         // The turn's time, read once right after `poll(2)` returns (and before the first
         // one): each host's turn is timed from it, and the next `poll`'s timeout counted
         // from it, which makes that wait longer than exact by the turn's own duration
@@ -157,7 +203,8 @@ final class LoopRunner: Sendable {
         while true {
             // A transport that hands packets over in memory says whether some already
             // wait: nothing wrote to its descriptor while the loop was running.
-            let pending = hosts.askTransportsBeforeWaiting() || state.withLock { !$0.items.isEmpty }
+            let pending = hosts.askTransportsBeforeWaiting() || !own.pointee.jobs.isEmpty
+                || (mayHoldItems.load(ordering: .acquiring) && state.withLock { !$0.items.isEmpty })
             let timeout = pending ? 0 : Self.timeout(until: hosts.earliestDeadline, from: now)
             if !pending {
                 hosts.forEachStack { _, stack in stack.beforeSleeping() }
@@ -176,7 +223,7 @@ final class LoopRunner: Sendable {
             if hosts.descriptors[0].revents != 0 { wake.drain() }
             // What was handed over before the packets that woke the loop runs before
             // they are read (a listener registered, then the event it waits for).
-            runQueue(&ready, hosts: &hosts, executor: executor)
+            runQueue(&ready, &readyJobs, hosts: &hosts, executor: executor)
             hosts.forEachStack { index, stack in
                 if hosts.shouldRead(index), stack.isRunning { stack.readTransport() }
             }
@@ -186,7 +233,7 @@ final class LoopRunner: Sendable {
             // request. Bounded, so that tasks that keep queueing work cannot keep the
             // transports waiting.
             var rounds = 0
-            while rounds < Self.roundsPerTurn, runQueue(&ready, hosts: &hosts, executor: executor) { rounds += 1 }
+            while rounds < Self.roundsPerTurn, runQueue(&ready, &readyJobs, hosts: &hosts, executor: executor) { rounds += 1 }
             var stopped = false
             hosts.forEachStack { _, stack in
                 stack.expire(now: now)
@@ -205,22 +252,49 @@ final class LoopRunner: Sendable {
                     case let .task(job): job.runSynchronously(on: executor)
                     }
                 }
+                while runOwnJobs(&readyJobs, executor: executor) {}
                 return
             }
         }
     }
 
-    /// Runs what the queue holds now (not what running it adds); false if it was empty.
+    /// Runs the tasks the loop thread handed itself, then what the queue holds now (not
+    /// what running either adds); false if there was nothing.
     @discardableResult
-    private func runQueue(_ ready: inout MoveQueue<Item>, hosts: inout Hosts, executor: UnownedTaskExecutor) -> Bool {
+    private func runQueue(_ ready: inout MoveQueue<Item>, _ readyJobs: inout MoveQueue<UnownedJob>,
+                          hosts: inout Hosts, executor: UnownedTaskExecutor) -> Bool {
+        let ranOwn = runOwnJobs(&readyJobs, executor: executor)
+        // Nothing appended since the queue was last taken: no lock. An item being
+        // appended now is taken next round, or its wake-up ends the next `poll(2)`.
+        guard mayHoldItems.load(ordering: .acquiring) else { return ranOwn }
         state.withLock { s in
             s.items.exchange(with: &ready)
+            mayHoldItems.store(false, ordering: .relaxed)
             handOff.acquire()
         }
-        guard !ready.isEmpty else { return false }
-        ready.drain { item in hosts.run(item, executor: executor, runner: self) }
+        guard !ready.isEmpty else { return ranOwn }
+        ready.drain { item, isLast in hosts.run(item, isLast: isLast, executor: executor, runner: self) }
         hosts.applyUpdates()
         return true
+    }
+
+    /// Runs the task jobs the loop thread handed itself (not those running them adds);
+    /// false if there were none.
+    private func runOwnJobs(_ ready: inout MoveQueue<UnownedJob>, executor: UnownedTaskExecutor) -> Bool {
+        guard !own.pointee.jobs.isEmpty else { return false }
+        own.pointee.jobs.exchange(with: &ready)
+        // Nothing of the queue's runs in between: a command goes direct if the queue is
+        // empty.
+        ready.drain { job, _ in runTask(job, last: true, executor: executor) }
+        return true
+    }
+
+    /// Runs a task job; `last` when no item of its batch comes after it, so that a
+    /// command the task sends may be written at once (`send`).
+    private func runTask(_ job: UnownedJob, last: Bool, executor: UnownedTaskExecutor) {
+        own.pointee.commandsGoDirect = last
+        job.runSynchronously(on: executor)
+        own.pointee.commandsGoDirect = false
     }
 
     /// One running host as the loop thread knows it.
@@ -329,7 +403,7 @@ final class LoopRunner: Sendable {
         /// a value and its characteristic go from the queue to the host without a
         /// retain (a `switch` on a copy retained each payload, and the copy's end
         /// released it again).
-        mutating func run(_ item: consuming Item, executor: UnownedTaskExecutor, runner: LoopRunner) {
+        mutating func run(_ item: consuming Item, isLast: Bool, executor: UnownedTaskExecutor, runner: LoopRunner) {
             switch consume item {
             case let .host(slot, work):
                 switch consume work {
@@ -357,10 +431,12 @@ final class LoopRunner: Sendable {
                 }
             case let .open(slot, open, _):
                 applyUpdates()
-                add(HostRecord(slot: slot, stack: open()))
+                let stack = open()
+                runner.own.pointee.adopt(stack, slot: slot)
+                add(HostRecord(slot: slot, stack: stack))
             case let .task(job):
                 applyUpdates()
-                job.runSynchronously(on: executor)
+                runner.runTask(job, last: isLast, executor: executor)
             }
         }
 
@@ -379,6 +455,8 @@ final class LoopRunner: Sendable {
     /// Ends a host whose stack stopped: later work for it is refused with the reason,
     /// work already queued is refused after the stack has shut down.
     private func retire(_ record: HostRecord) {
+        // No command goes straight to it from here on: the queue refuses them.
+        own.pointee.forget(slot: record.slot)
         let stack = record.stack
         let reason = stack.stopReason ?? .closed
         // Shut down (transport closed) before the slot is marked stopped: work refused
@@ -411,7 +489,7 @@ final class LoopRunner: Sendable {
             guard s.released else { return nil }
             s.exited = true
             var leftovers: [Item] = []
-            s.items.drain { leftovers.append($0) }
+            s.items.drain { item, _ in leftovers.append(item) }
             handOff.acquire()
             return leftovers
         }

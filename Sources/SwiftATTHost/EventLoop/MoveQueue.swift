@@ -37,12 +37,12 @@ struct MoveQueue<Element>: ~Copyable {
         capacity *= 2
     }
 
-    /// Hands every element to `body` in order, moving each out; the queue is left empty
-    /// with its capacity. `body` must not touch this queue.
-    mutating func drain(_ body: (consuming Element) -> Void) {
+    /// Hands every element to `body` in order, moving each out, with whether it is the
+    /// last; the queue is left empty with its capacity. `body` must not touch this queue.
+    mutating func drain(_ body: (consuming Element, _ isLast: Bool) -> Void) {
         let n = count
         count = 0
-        for i in 0..<n { body((base + i).move()) }
+        for i in 0..<n { body((base + i).move(), i == n - 1) }
     }
 
     /// Moves the elements `shouldRemove` picks to `removed`, in order; the others stay,

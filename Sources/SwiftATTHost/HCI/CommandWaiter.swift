@@ -20,9 +20,12 @@ enum CommandWaiter: Sendable {
     /// As `task`, the answer decoded on the loop (`CommandReply`).
     case reply(CommandReply, timeout: Duration)
 
-    /// Hands `answer` to the waiter, exactly once.
-    func settle(_ answer: Answer) {
-        switch self {
+    /// Hands `answer` to the waiter, exactly once. Consuming: a caller's `if let` over
+    /// the optional waiter a command flow returns then has nothing left to destroy, and
+    /// the destroy of an optional this large is a call through its type's value
+    /// witnesses (metadata looked up, a generic enum destroy: some 100 instructions).
+    consuming func settle(_ answer: Answer) {
+        switch consume self {
         case let .callback(callback):
             callback(answer.compacted)
         case let .task(continuation, timeout):

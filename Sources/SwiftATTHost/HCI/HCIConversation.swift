@@ -249,29 +249,45 @@ final class HCIConversation {
         // parameters there, or takes a copy of them (`CommandWaiter.settle`). What
         // `observe` returns from an event holds values, not views of its bytes.
         let isAnswer = packet.bytes.first.map(Self.isCommandAnswer) ?? false
-        let leavesTheLoop = !isAnswer && !eventListeners.isEmpty
+        if isAnswer { return receiveAnswer(packet) }
+        let leavesTheLoop = !eventListeners.isEmpty
         let event: HCIEvent
         do throws(HCIDecodingError) {
             event = try HCIEvent(parsing: leavesTheLoop ? Array(packet.bytes)[...] : packet.bytes)
         } catch {
             return .handled  // A malformed event is dropped; nothing can be matched to it.
         }
-        // One answer settles one command: no array unless its credits free commands that
-        // wait.
-        switch event {
-        case let .commandComplete(complete):
-            if let waiter = commands.receive(complete) { waiter.settle(.success(.complete(complete))) }
-            releaseWaitingCommands()
-            return .handled
-        case let .commandStatus(status):
-            if let waiter = commands.receive(status) { waiter.settle(.success(.status(status))) }
-            releaseWaitingCommands()
-            return .handled
-        default:
-            let inbound = observe(event)
-            eventListeners.yield(event)
-            return inbound
+        let inbound = observe(event)
+        eventListeners.yield(event)
+        return inbound
+    }
+
+    /// Command Complete or Command Status, decoded as what it is rather than as an
+    /// `HCIEvent` (an enum of every event, copied and destroyed through its value
+    /// witnesses: some 300 instructions of a round trip), where it lies. One answer
+    /// settles one command: no array unless its credits free commands that wait.
+    private func receiveAnswer(_ packet: HCIPacket) -> Inbound {
+        do throws(HCIDecodingError) {
+            // The header checked as `HCIEventPacket(parsing:)` checks it, without the
+            // packet value (one more slice to retain and release).
+            let bytes = packet.bytes
+            guard bytes.count >= 2 else { throw .truncated("HCI event header", need: 2, have: bytes.count) }
+            let length = Int(bytes.byte(at: 1))
+            guard bytes.count - 2 == length else {
+                throw .lengthMismatch("HCI event packet", declared: length, have: bytes.count - 2)
+            }
+            if bytes.byte(at: 0) == CommandComplete.code {
+                let complete = try CommandComplete(parameters: bytes.bytes(from: 2))
+                if let waiter = commands.receive(complete) { waiter.settle(.success(.complete(consume complete))) }
+            } else {
+                let status = try CommandStatus(parameters: bytes.bytes(from: 2))
+                if let waiter = commands.receive(status) { waiter.settle(.success(.status(consume status))) }
+            }
+        } catch {
+            return .handled  // A malformed answer is dropped; nothing can be matched to it.
         }
+        releaseWaitingCommands()
+        return .handled
     }
 
     /// Command Complete or Command Status, by event code.
