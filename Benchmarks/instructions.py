@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Instructions per HCI command round trip: swift-att against a C program, counted.
 
-    Benchmarks/instructions.py [--count N] [--critical-path] [--no-build]
+    Benchmarks/instructions.py [--count N] [--critical-path] [--notifications N] [--no-build]
 
 Timings on these machines move by a fifth between runs; an instruction count does not,
 so it is what this project's command-path changes are measured by (Benchmarks.md's
@@ -20,20 +20,28 @@ when the controller waits on the program — and from `send` to the next `poll` 
 overlaps the controller's work. For each: instructions and distinct 4 KiB pages touched
 (code and data), the median over the steady state.
 
+--notifications N also counts what one notification sent costs: `swift-att peripheral
+transfer` under callgrind sends N, then 5 N, 20-byte notifications to a Bumble central
+(Tests/bench/bumble_peer.py, subscribed to the transfer characteristic) over two linked
+controllers, and is stopped once it reports the transfer complete; the difference over
+4 N is the cost of one, start-up, connection and shutdown cancelling out.
+
 Needs valgrind (Debian: apt-get install valgrind) and the bench's venv
 (Tests/bench/setup.sh).
 """
 import argparse
+import json
 import os
 import pathlib
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-from bumble_controller import root, start_controller
+from bumble_controller import root, start_controller, start_controllers, venv_python
 
 
 def build():
@@ -167,12 +175,61 @@ def critical_path(log, entries, skip_fraction=0.25):
     return result
 
 
+TRANSFER_DATA = "08590F7E-DB05-467E-8757-72F6FAEB13D4"
+
+
+def transfer_instructions(swift_att, ports, chunks, scratch, bonds):
+    """callgrind's total for `swift-att peripheral transfer` sending `chunks` 20-byte
+    notifications (and the end-of-message marker) to a Bumble central subscribed to the
+    transfer characteristic: the peripheral is stopped with SIGINT once it reports the
+    transfer complete, and callgrind writes its count as the process exits."""
+    text = os.path.join(scratch, f"transfer-{chunks}.txt")
+    with open(text, "w") as f:
+        f.write("".join(f"{i % 100000:05d} transfer data\n" for i in range(chunks)))  # 20 bytes each
+    out = os.path.join(scratch, "callgrind.transfer")
+    peripheral = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(swift_att),
+                                   "peripheral", "transfer", "--transport", f"tcp:127.0.0.1:{ports[0]}",
+                                   "--file", text, "--json", "--bonds", bonds, "--duration", "600"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    central = None
+    try:
+        address = None
+        for line in peripheral.stdout:
+            event = json.loads(line)
+            if event.get("event") == "advertising":
+                address = event["address"]
+                central = subprocess.Popen([str(venv_python), str(root / "Tests/bench/bumble_peer.py"),
+                                            "--port", str(ports[1]), "--address", "C0:B0:00:00:00:75",
+                                            "central", "--target", address, "--subscribe", TRANSFER_DATA],
+                                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.DEVNULL)
+            elif event.get("event") == "transfer-complete":
+                if event.get("bytes") != chunks * 20:
+                    sys.exit(f"instructions.py: the transfer sent {event.get('bytes')} bytes, not {chunks * 20}")
+                break
+        else:
+            sys.exit("instructions.py: the peripheral ended before its transfer completed")
+        peripheral.send_signal(signal.SIGINT)
+        peripheral.wait(timeout=120)
+    finally:
+        for process in (central, peripheral):
+            if process and process.poll() is None:
+                process.kill()
+                process.wait()
+    for line in pathlib.Path(out).read_text(errors="replace").splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    sys.exit("instructions.py: callgrind wrote no total for the transfer")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=250, help="round trips in the short run (5× in the long one)")
     parser.add_argument("--critical-path", action="store_true", help="also trace N round trips of each with lackey")
     parser.add_argument("--no-build", action="store_true", help="use the release swift-att already built")
     parser.add_argument("--port", type=int, default=9193)
+    parser.add_argument("--notifications", type=int, default=0, metavar="N",
+                        help="also count a notification sent: transfers of N and 5 N 20-byte chunks")
     options = parser.parse_args()
     if not shutil.which("valgrind"):
         sys.exit("instructions.py: valgrind not found (Debian: apt-get install valgrind)")
@@ -212,6 +269,23 @@ def main():
     for kind, per_trip, _ in rows:
         print(f"{kind:<10} {per_trip:>17,.0f}")
     print(f"\nswift-att ÷ C: {rows[0][1] / rows[1][1]:.1f}×")
+    if options.notifications:
+        n = options.notifications
+        ports = (options.port + 1, options.port + 2)
+        controllers = start_controllers(ports, 1800)
+        try:
+            with tempfile.TemporaryDirectory() as scratch:
+                bonds = os.path.join(scratch, "bonds.json")
+                # A first, short transfer makes the peripheral's identity in the bond file.
+                transfer_instructions(swift_att, ports, 10, scratch, bonds)
+                short = transfer_instructions(swift_att, ports, n, scratch, bonds)
+                long = transfer_instructions(swift_att, ports, n * 5, scratch, bonds)
+        finally:
+            controllers.terminate()
+            controllers.wait()
+        print(f"\nInstructions per notification sent (`peripheral transfer`, 20-byte notifications to a Bumble "
+              f"central over TCP; callgrind, every thread, {n} and {n * 5} notifications differenced): "
+              f"{(long - short) / (n * 4):,.0f}")
     if options.critical_path:
         print(f"\nWhere a round trip's instructions run (lackey, {options.count} round trips; medians of the steady state):")
         print(f"{'program':<10} {'segment':<16} {'instructions':>12} {'4 KiB pages':>11}")

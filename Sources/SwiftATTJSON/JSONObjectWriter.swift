@@ -40,7 +40,8 @@ public struct JSONObjectWriter: ~Copyable {
     }
 
     /// Starts an object in `buffer`, which outlives the writer.
-    private init(buffer: UnsafeMutableRawBufferPointer) {
+    @usableFromInline
+    init(buffer: UnsafeMutableRawBufferPointer) {
         base = buffer.baseAddress!
         capacity = buffer.count
         ownsStorage = false
@@ -53,6 +54,12 @@ public struct JSONObjectWriter: ~Copyable {
 
     /// Calls `body` with a writer whose bytes start in `capacity` bytes on the stack: a
     /// line written and handed on (`finish(_:)`) inside `body` touches no heap.
+    ///
+    /// Inlinable, so that it is specialized for the caller's `R`: compiled generic, its
+    /// `withUnsafeTemporaryAllocation` looked the metadata of a `Result<R, Never>` up at
+    /// run time twice a line, some 700 instructions (callgrind, `peripheral transfer
+    /// --json`, a line per notification), more than the line's own bytes.
+    @inlinable
     public static func withLine<R>(capacity: Int = 256, _ body: (inout JSONObjectWriter) -> R) -> R {
         withUnsafeTemporaryAllocation(byteCount: max(capacity, 1), alignment: 1) { buffer in
             var writer = JSONObjectWriter(buffer: buffer)

@@ -33,9 +33,8 @@ public final class StreamTransport: HCITransport {
     public func receive(_ handler: (HCIPacket) -> Void) throws(TransportError) {
         guard fileDescriptor >= 0 else { throw .closed(name) }
         let n = try FileDescriptor.readAvailable(fileDescriptor, into: &readBuffer, context: name)
-        deframer.append(readBuffer[..<n])
         do throws(HCIDecodingError) {
-            try deframer.forEachPacket(handler)
+            try deframer.feed(readBuffer[..<n], handler)
         } catch {
             throw .framing(name, reason: error.description)
         }

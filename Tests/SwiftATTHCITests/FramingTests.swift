@@ -84,6 +84,49 @@ struct FramingTests {
         #expect(d.pendingByteCount == 2, "the bad indicator and what follows stay")
     }
 
+    @Test("feed hands out what append and forEachPacket do, at every split, the chunk's views included")
+    func feedMatchesAppend() throws {
+        let s = Self.stream
+        for cut in 0...s.count {
+            var d = H4Deframer()
+            var got: [HCIPacket] = []
+            // Chunks as a transport has them: a prefix of a larger read buffer.
+            var readBuffer = Array(s[..<cut]) + [0xEE, 0xEE]
+            try d.feed(readBuffer[..<cut]) { got.append($0) }
+            readBuffer = Array(s[cut...]) + [0xEE]
+            try d.feed(readBuffer[..<(s.count - cut)]) { got.append($0) }
+            // The transport's next read writes over its buffer: what was kept is unchanged.
+            for i in readBuffer.indices { readBuffer[i] = 0 }
+            #expect(got.map { $0.type } == Self.packets.map(\.0), "split at \(cut)")
+            #expect(got.map { Array($0.bytes) } == Self.packets.map(\.1), "split at \(cut)")
+            #expect(d.pendingByteCount == 0)
+        }
+    }
+
+    @Test("feed with a partial packet buffered goes on from it")
+    func feedAfterAPartialPacket() throws {
+        var d = H4Deframer()
+        var got: [HCIPacket] = []
+        try d.feed([0x04, 0x0E, 0x04, 0x01][...]) { got.append($0) }
+        #expect(got.isEmpty)
+        #expect(d.pendingByteCount == 4)
+        try d.feed([0x03, 0x0C, 0x00, 0x01, 0x03, 0x0C][...]) { got.append($0) }
+        #expect(got.map { Array($0.bytes) } == [[0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00]])
+        #expect(d.pendingByteCount == 3, "the next packet's first bytes wait")
+    }
+
+    @Test("feed hands out the packets before a bad indicator, then throws, keeping the rest")
+    func feedStopsAtABadIndicator() throws {
+        var d = H4Deframer()
+        var got: [HCIPacket] = []
+        #expect(throws: HCIDecodingError.unknownPacketType(0x07)) {
+            try d.feed([0x01, 0x03, 0x0C, 0x00, 0x07, 0x00, 0x01][...]) { got.append($0) }
+        }
+        #expect(got.map(\.type) == [.command])
+        #expect(d.pendingByteCount == 3)
+        #expect(throws: HCIDecodingError.unknownPacketType(0x07)) { try d.next() }
+    }
+
     @Test("an unknown indicator is a typed error")
     func unknownIndicator() throws {
         var d = H4Deframer()

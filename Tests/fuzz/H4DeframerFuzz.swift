@@ -24,20 +24,29 @@ public func fuzzH4Deframer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var failed = false
     while appended < stream.count, !failed {
         seed = seed &* 1_103_515_245 &+ 12_345
-        let chunk = seed >> 28 == 0 ? stream.count : Int(seed >> 16 & 0x3F) + 1
-        let end = min(stream.count, appended + chunk)
-        deframer.append(stream[appended..<end])
+        let length = seed >> 28 == 0 ? stream.count : Int(seed >> 16 & 0x3F) + 1
+        let end = min(stream.count, appended + length)
+        let chunk = stream[appended..<end]
         appended = end
         do {
-            // Both ways of taking packets out, chosen by the seed: the transports' loop
-            // (`forEachPacket`) and `next()`.
-            if seed & 0x100 != 0 {
+            // Three ways of taking packets out, chosen by the seed: the transports'
+            // (`feed`, views of the chunk while nothing is buffered), `forEachPacket`
+            // and `next()` after `append`.
+            if seed & 0x200 != 0 {
+                try deframer.feed(chunk) { packet in
+                    framed.append(packet.type.rawValue)
+                    framed.append(contentsOf: packet.bytes)
+                    host.handle(packet)
+                }
+            } else if seed & 0x100 != 0 {
+                deframer.append(chunk)
                 try deframer.forEachPacket { packet in
                     framed.append(packet.type.rawValue)
                     framed.append(contentsOf: packet.bytes)
                     host.handle(packet)
                 }
             } else {
+                deframer.append(chunk)
                 while let packet = try deframer.next() {
                     framed.append(packet.type.rawValue)
                     framed.append(contentsOf: packet.bytes)
