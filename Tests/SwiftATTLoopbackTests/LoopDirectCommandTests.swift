@@ -22,7 +22,10 @@ import Testing
         let capture = FileManager.default.temporaryDirectory
             .appendingPathComponent("direct-\(UInt64.random(in: 0...UInt64.max)).btsnoop").path
         defer { try? FileManager.default.removeItem(atPath: capture) }
-        let host = try await Controller.open(LoopbackLink().addController().specification, capturePath: capture)
+        // A loop of its own: the test holds its thread for a moment, which on the shared
+        // loop would hold up every other test's hosts.
+        let loop = try HostEventLoop()
+        let host = try await Controller.open(LoopbackLink().addController().specification, capturePath: capture, on: loop)
         let runner = host.loop.eventLoop.runner
         let queued = DispatchSemaphore(value: 0)
         let (answers, answered) = AsyncStream<Result<HCICommandAnswer, ControllerError>>.makeStream()

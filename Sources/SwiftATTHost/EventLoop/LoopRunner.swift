@@ -448,7 +448,7 @@ final class LoopRunner: Sendable {
             // The host was running when its values came off the queue, and hosts are
             // only retired between batches.
             _ = withStack(ofSlot: updatesSlot) { $0.attributes.applyUpdates(updates, for: characteristic) }
-            updates.removeAll(keepingCapacity: true)
+            updates.removeAllKeepingCapacity()
         }
     }
 
