@@ -47,11 +47,7 @@ public struct H4Deframer: Sendable {
     /// looked up, a generic enum destroy), some 90 instructions a packet. `body` must not
     /// touch this deframer.
     public mutating func forEachPacket(_ body: (HCIPacket) -> Void) throws(HCIDecodingError) {
-        while let (type, total) = try Self.frame(buffer, at: start) {
-            let packet = HCIPacket(type: type, bytes: buffer[(start + 1)..<(start + total)])
-            start += total
-            body(packet)
-        }
+        try Self.deliver(buffer, from: &start, body)
     }
 
     /// `append(chunk)` then `forEachPacket(body)`, for the bytes one read returned: while
@@ -69,16 +65,25 @@ public struct H4Deframer: Sendable {
         }
         var offset = chunk.startIndex
         do {
-            while let (type, total) = try Self.frame(chunk, at: offset) {
-                let packet = HCIPacket(type: type, bytes: chunk[(offset + 1)..<(offset + total)])
-                offset += total
-                body(packet)
-            }
+            try Self.deliver(chunk, from: &offset, body)
         } catch {
             append(chunk[offset...])
             throw error
         }
         if offset < chunk.endIndex { append(chunk[offset...]) }
+    }
+
+    /// Hands `body` each complete packet of `bytes` from `offset` on, as a view of them,
+    /// and moves `offset` past it: what `forEachPacket` does with the buffer and `feed`
+    /// with a chunk.
+    private static func deliver<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, from offset: inout Int, _ body: (HCIPacket) -> Void
+    ) throws(HCIDecodingError) where Bytes.Index == Int, Bytes.SubSequence == ArraySlice<UInt8> {
+        while let (type, total) = try frame(bytes, at: offset) {
+            let packet = HCIPacket(type: type, bytes: bytes[(offset + 1)..<(offset + total)])
+            offset += total
+            body(packet)
+        }
     }
 
     /// The type and whole length (indicator included) of the packet at `start` in

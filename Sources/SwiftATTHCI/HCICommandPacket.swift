@@ -51,13 +51,22 @@ public struct HCIEventPacket: Sendable, Hashable, ByteEncodable {
 
     /// Parses a packet without its H4 indicator.
     public init(parsing bytes: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
+        try Self.checkHeader(bytes)
+        code = bytes.byte(at: 0)
+        parameters = bytes.bytes(from: 2)
+    }
+
+    /// Checks the header of an event packet without its H4 indicator, as
+    /// `init(parsing:)` does, without making the packet: a decoder that reads the code
+    /// (offset 0) and the parameters (from offset 2) where they lie saves the value's
+    /// slice, a retain and a release (the host's command answers, one per round trip).
+    @inlinable
+    public static func checkHeader(_ bytes: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
         guard bytes.count >= 2 else { throw .truncated("HCI event header", need: 2, have: bytes.count) }
         let length = Int(bytes.byte(at: 1))
         guard bytes.count - 2 == length else {
             throw .lengthMismatch("HCI event packet", declared: length, have: bytes.count - 2)
         }
-        code = bytes.byte(at: 0)
-        parameters = bytes.bytes(from: 2)
     }
 
     public var encodedLength: Int { 2 + parameters.count }

@@ -32,16 +32,25 @@ struct FramingTests {
         #expect(d.pendingByteCount == 0)
     }
 
-    @Test("the stream split at every byte boundary")
-    func everySplit() throws {
+    /// The stream cut in two at every byte boundary, each half given to `take`, which
+    /// returns the packets it took out: all of them, in order, none left over.
+    func expectEverySplit(_ take: (inout H4Deframer, ArraySlice<UInt8>) throws -> [HCIPacket]) throws {
         let s = Self.stream
         for cut in 0...s.count {
             var d = H4Deframer()
-            d.append(s[..<cut])
-            var got = try drain(&d)
-            d.append(s[cut...])
-            got += try drain(&d)
+            var got = try take(&d, s[..<cut])
+            got += try take(&d, s[cut...])
+            #expect(got.map { $0.type } == Self.packets.map(\.0), "split at \(cut)")
             #expect(got.map { Array($0.bytes) } == Self.packets.map(\.1), "split at \(cut)")
+            #expect(d.pendingByteCount == 0)
+        }
+    }
+
+    @Test("the stream split at every byte boundary")
+    func everySplit() throws {
+        try expectEverySplit { d, half in
+            d.append(half)
+            return try drain(&d)
         }
     }
 
@@ -59,17 +68,11 @@ struct FramingTests {
 
     @Test("forEachPacket hands out what next() does, at every split of the stream")
     func forEachPacketMatchesNext() throws {
-        let s = Self.stream
-        for cut in 0...s.count {
-            var d = H4Deframer()
+        try expectEverySplit { d, half in
             var got: [HCIPacket] = []
-            d.append(s[..<cut])
+            d.append(half)
             try d.forEachPacket { got.append($0) }
-            d.append(s[cut...])
-            try d.forEachPacket { got.append($0) }
-            #expect(got.map { $0.type } == Self.packets.map(\.0), "split at \(cut)")
-            #expect(got.map { Array($0.bytes) } == Self.packets.map(\.1), "split at \(cut)")
-            #expect(d.pendingByteCount == 0)
+            return got
         }
     }
 
@@ -86,20 +89,14 @@ struct FramingTests {
 
     @Test("feed hands out what append and forEachPacket do, at every split, the chunk's views included")
     func feedMatchesAppend() throws {
-        let s = Self.stream
-        for cut in 0...s.count {
-            var d = H4Deframer()
+        try expectEverySplit { d, half in
             var got: [HCIPacket] = []
-            // Chunks as a transport has them: a prefix of a larger read buffer.
-            var readBuffer = Array(s[..<cut]) + [0xEE, 0xEE]
-            try d.feed(readBuffer[..<cut]) { got.append($0) }
-            readBuffer = Array(s[cut...]) + [0xEE]
-            try d.feed(readBuffer[..<(s.count - cut)]) { got.append($0) }
+            // A chunk as a transport has it: a prefix of a larger read buffer.
+            var readBuffer = Array(half) + [0xEE, 0xEE]
+            try d.feed(readBuffer[..<half.count]) { got.append($0) }
             // The transport's next read writes over its buffer: what was kept is unchanged.
             for i in readBuffer.indices { readBuffer[i] = 0 }
-            #expect(got.map { $0.type } == Self.packets.map(\.0), "split at \(cut)")
-            #expect(got.map { Array($0.bytes) } == Self.packets.map(\.1), "split at \(cut)")
-            #expect(d.pendingByteCount == 0)
+            return got
         }
     }
 

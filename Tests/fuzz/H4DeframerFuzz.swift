@@ -32,26 +32,19 @@ public func fuzzH4Deframer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             // Three ways of taking packets out, chosen by the seed: the transports'
             // (`feed`, views of the chunk while nothing is buffered), `forEachPacket`
             // and `next()` after `append`.
+            func take(_ packet: HCIPacket) {
+                framed.append(packet.type.rawValue)
+                framed.append(contentsOf: packet.bytes)
+                host.handle(packet)
+            }
             if seed & 0x200 != 0 {
-                try deframer.feed(chunk) { packet in
-                    framed.append(packet.type.rawValue)
-                    framed.append(contentsOf: packet.bytes)
-                    host.handle(packet)
-                }
+                try deframer.feed(chunk, take)
             } else if seed & 0x100 != 0 {
                 deframer.append(chunk)
-                try deframer.forEachPacket { packet in
-                    framed.append(packet.type.rawValue)
-                    framed.append(contentsOf: packet.bytes)
-                    host.handle(packet)
-                }
+                try deframer.forEachPacket(take)
             } else {
                 deframer.append(chunk)
-                while let packet = try deframer.next() {
-                    framed.append(packet.type.rawValue)
-                    framed.append(contentsOf: packet.bytes)
-                    host.handle(packet)
-                }
+                while let packet = try deframer.next() { take(packet) }
             }
         } catch {
             blackHole(error.description)

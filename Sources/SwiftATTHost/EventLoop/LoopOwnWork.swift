@@ -18,7 +18,7 @@ struct LoopOwnWork: ~Copyable {
     var jobs = MoveQueue<UnownedJob>(capacity: 16)
     /// A task job runs now and nothing queued in the same batch comes after it: a
     /// command it sends may be written at once, if nothing waits in the runner's queue
-    /// either (the runner looks under its lock).
+    /// either (the runner reads its `mayHoldItems` flag).
     var commandsGoDirect = false
     /// The stack of each running host by slot, unretained (the loop's records own them;
     /// a host's entry is cleared when it is retired): where a direct command goes.

@@ -270,7 +270,7 @@ final class HCIConversation {
     private func receiveAnswer(_ packet: HCIPacket) -> Inbound {
         do throws(HCIDecodingError) {
             let bytes = packet.bytes
-            try Self.checkEventHeader(bytes)
+            try HCIEventPacket.checkHeader(bytes)
             if bytes.byte(at: 0) == CommandComplete.code {
                 let complete = try CommandComplete(parameters: bytes.bytes(from: 2))
                 if let waiter = commands.receive(complete) { waiter.settle(.success(.complete(consume complete))) }
@@ -293,22 +293,10 @@ final class HCIConversation {
     private func receiveCompletedPackets(_ packet: HCIPacket) -> Inbound {
         do throws(HCIDecodingError) {
             let bytes = packet.bytes
-            try Self.checkEventHeader(bytes)
+            try HCIEventPacket.checkHeader(bytes)
             return completed(try NumberOfCompletedPackets(parameters: bytes.bytes(from: 2)))
         } catch {
             return .handled  // A malformed event is dropped, as `receiveEvent` drops one.
-        }
-    }
-
-    /// Checks an event's header as `HCIEventPacket(parsing:)` checks it, without making
-    /// the packet value (one more slice to retain and release); its parameters start at
-    /// offset 2.
-    @inline(__always)
-    private static func checkEventHeader(_ bytes: borrowing ArraySlice<UInt8>) throws(HCIDecodingError) {
-        guard bytes.count >= 2 else { throw .truncated("HCI event header", need: 2, have: bytes.count) }
-        let length = Int(bytes.byte(at: 1))
-        guard bytes.count - 2 == length else {
-            throw .lengthMismatch("HCI event packet", declared: length, have: bytes.count - 2)
         }
     }
 
