@@ -55,6 +55,21 @@ def build():
     return root / ".build/release/swift-att", baseline
 
 
+def valgrind(tool_options, argv):
+    """valgrind with `tool_options` running `argv`, and the environment it runs in: with
+    valgrind_sigsuspend.c preloaded (Debian's valgrind aborts on the sigsuspend that parks
+    a Swift program's main thread; the file says why). Built once, beside the other
+    builds."""
+    shim = root / ".build/valgrind_sigsuspend.so"
+    source = root / "Benchmarks/valgrind_sigsuspend.c"
+    if not shim.exists() or shim.stat().st_mtime < source.stat().st_mtime:
+        shim.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["clang", "-O2", "-Wall", "-shared", "-fPIC", "-o", str(shim), str(source)], check=True)
+    environment = dict(os.environ)
+    environment["LD_PRELOAD"] = " ".join(filter(None, [str(shim), environment.get("LD_PRELOAD")]))
+    return ["valgrind", *tool_options, *argv], environment
+
+
 def command(program, kind, transport, count, bonds):
     if kind == "swift-att":
         return [str(program), "info", "--transport", transport, "--round-trips", str(count), "--bonds", bonds]
@@ -65,8 +80,11 @@ def callgrind_total(argv):
     """The instructions callgrind counted over the whole run (every thread)."""
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "callgrind.out")
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv],
-                       check=True, capture_output=True)
+        run, environment = valgrind(["--tool=callgrind", f"--callgrind-out-file={out}"], argv)
+        finished = subprocess.run(run, env=environment, capture_output=True, text=True)
+        if finished.returncode != 0:
+            sys.exit(f"instructions.py: {' '.join(argv)} under callgrind exited {finished.returncode}:\n"
+                     + "\n".join(finished.stderr.splitlines()[-15:]))
         for line in pathlib.Path(out).read_text(errors="replace").splitlines():
             if line.startswith(("summary:", "totals:")):
                 return int(line.split()[1])
@@ -108,8 +126,8 @@ def lackey_trace(argv, program, log):
     """Runs `argv` under lackey, tracing every access into `log`; returns the entry
     addresses of poll and send as the traced process has them. A dynamically linked
     program's come from libc's mapping, read from the process while it runs."""
-    process = subprocess.Popen(["valgrind", "--tool=lackey", "--trace-mem=yes", f"--log-file={log}", *argv],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run, environment = valgrind(["--tool=lackey", "--trace-mem=yes", f"--log-file={log}"], argv)
+    process = subprocess.Popen(run, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     own = Symbols(program)
     entries = None
     libc_path = None
@@ -187,10 +205,10 @@ def transfer_instructions(swift_att, ports, chunks, scratch, bonds):
     with open(text, "w") as f:
         f.write("".join(f"{i % 100000:05d} transfer data\n" for i in range(chunks)))  # 20 bytes each
     out = os.path.join(scratch, "callgrind.transfer")
-    peripheral = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(swift_att),
-                                   "peripheral", "transfer", "--transport", f"tcp:127.0.0.1:{ports[0]}",
-                                   "--file", text, "--json", "--bonds", bonds, "--duration", "600"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    run, environment = valgrind(["--tool=callgrind", f"--callgrind-out-file={out}"],
+                                [str(swift_att), "peripheral", "transfer", "--transport", f"tcp:127.0.0.1:{ports[0]}",
+                                 "--file", text, "--json", "--bonds", bonds, "--duration", "600"])
+    peripheral = subprocess.Popen(run, env=environment, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     central = None
     try:
         address = None

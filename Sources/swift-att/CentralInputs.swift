@@ -117,7 +117,7 @@ func centralEvents(
     let watched = inputs.subscribe()
     var tasks: [Task<Void, Never>] = []
     if let values {
-        tasks.append(Task {
+        tasks.append(Task.onCommandLoop {
             do {
                 for try await value in values { continuation.yield(.value(value)) }
                 continuation.yield(.valuesEnded(nil))
@@ -126,11 +126,11 @@ func centralEvents(
             }
         })
     }
-    tasks.append(Task {
+    tasks.append(Task.onCommandLoop {
         for await input in watched { continuation.yield(.input(input)) }
     })
     if let duration {
-        tasks.append(Task {
+        tasks.append(Task.onCommandLoop {
             try? await Task.sleep(for: duration)
             if !Task.isCancelled { continuation.yield(.timeUp) }
         })

@@ -8,7 +8,8 @@ import SwiftATTHost
 enum CentralSecurityReport {
     static func start(central: Central, report: EventReport, resultOnStandardOutput: Bool) -> Task<Void, Never> {
         let events = central.controller.securityEvents()
-        return Task {
+        // On the loop, so that each event is printed before the action it came within goes on.
+        return Task.onCommandLoop {
             for await event in events {
                 if resultOnStandardOutput, case .paired = event.change { continue }
                 if report.json {

@@ -122,7 +122,7 @@ enum L2CAPSession {
         let events = peripheral.events()
         let securityEvents = peripheral.controller.securityEvents()
         return [
-            Task {
+            Task.onCommandLoop {
                 for await event in events {
                     switch event {
                     case let .connected(_, address): Output.progress("connected \(address)")
@@ -131,7 +131,7 @@ enum L2CAPSession {
                     }
                 }
             },
-            Task {
+            Task.onCommandLoop {
                 for await event in securityEvents {
                     if event.change.isStorageFailure {
                         Output.error(SecurityEventText.text(event))

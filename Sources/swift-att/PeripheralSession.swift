@@ -174,7 +174,7 @@ final class PeripheralSession {
         state = .running(peripheral)
         let events = peripheral.events()
         let inputs = self.inputs
-        tasks.append(Task {
+        tasks.append(Task.onCommandLoop {
             for await event in events { inputs.yield(.event(event)) }
             inputs.yield(.eventsEnded)
         })
@@ -192,7 +192,7 @@ final class PeripheralSession {
             throw error
         }
         let securityEvents = peripheral.controller.securityEvents()
-        tasks.append(Task {
+        tasks.append(Task.onCommandLoop {
             for await event in securityEvents { inputs.yield(.security(event)) }
         })
         try await advertise(peripheral)
@@ -211,7 +211,7 @@ final class PeripheralSession {
         if let lifetime = options.privacy.lifetime {
             // A new private address is taken at the next start of advertising once the
             // last has expired: start it again each lifetime, so it changes on time.
-            tasks.append(Task {
+            tasks.append(Task.onCommandLoop {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: lifetime)
                     if !Task.isCancelled { inputs.yield(.privateAddressExpired) }
@@ -219,7 +219,7 @@ final class PeripheralSession {
             })
         }
         if let duration = options.duration {
-            tasks.append(Task {
+            tasks.append(Task.onCommandLoop {
                 try? await Task.sleep(for: duration)
                 if !Task.isCancelled { inputs.yield(.durationElapsed) }
             })
@@ -228,7 +228,7 @@ final class PeripheralSession {
         await pumpOutbox()
         if case .heartRate = served {
             let interval = options.interval
-            tasks.append(Task {
+            tasks.append(Task.onCommandLoop {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     inputs.yield(.tick)
@@ -236,7 +236,7 @@ final class PeripheralSession {
             })
         }
         if batteryLevel != nil, let drain = options.battery?.drain {
-            tasks.append(Task {
+            tasks.append(Task.onCommandLoop {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: drain)
                     inputs.yield(.drain)

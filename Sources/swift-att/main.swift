@@ -37,13 +37,13 @@ func run(_ arguments: [String]) async throws(CommandError) -> Int32 {
 // The command's work runs on the loop thread its host runs on (`HostEventLoop.shared`,
 // where every host started without a loop of its own runs): a command and its answer,
 // a notification and the line that prints it, meet on one thread, with no hand-off
-// between the loop and Swift's pool. What blocks (reading standard input, the shell's
+// between the loop and Swift's pool; tasks beside the main one start there too
+// (`Task.onCommandLoop`). What blocks (reading standard input, the shell's
 // prompt) has threads of its own (`BlockingCallThread`, `InputWatcher`). Without a loop
 // (the process is out of threads or descriptors) the work runs on the pool, and the
 // host's start reports why.
-let loop = try? HostEventLoop.shared
 do throws(CommandError) {
-    exit(try await withTaskExecutorPreference(loop) { () async throws(CommandError) -> Int32 in
+    exit(try await withTaskExecutorPreference(CommandLoop.executor) { () async throws(CommandError) -> Int32 in
         try await run(Array(CommandLine.arguments.dropFirst()))
     })
 } catch {
