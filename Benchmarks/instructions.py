@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Instructions per HCI command round trip: swift-att against a C program, counted.
 
-    Benchmarks/instructions.py [--count N] [--critical-path] [--notifications N] [--no-build]
+    Benchmarks/instructions.py [--count N] [--critical-path] [--notifications N] [--received N] [--no-build]
 
 Timings on these machines move by a fifth between runs; an instruction count does not,
 so it is what this project's command-path changes are measured by (Benchmarks.md's
@@ -25,6 +25,12 @@ transfer` under callgrind sends N, then 5 N, 20-byte notifications to a Bumble c
 (Tests/bench/bumble_peer.py, subscribed to the transfer characteristic) over two linked
 controllers, and is stopped once it reports the transfer complete; the difference over
 4 N is the cost of one, start-up, connection and shutdown cancelling out.
+
+--received N counts what one notification received costs, the other way round: `swift-att
+central transfer` under callgrind receives a text of N, then 5 N, 20-octet lines from `swift-att
+peripheral transfer` (not under valgrind) and exits at the end-of-message marker; the
+chunks are ATT_MTU-3 octets (the central exchanges ATT_MTU), and the difference is divided
+by the difference in notifications the central counted.
 
 Needs valgrind (Debian: apt-get install valgrind) and the bench's venv
 (Tests/bench/setup.sh).
@@ -201,9 +207,7 @@ def transfer_instructions(swift_att, ports, chunks, scratch, bonds):
     notifications (and the end-of-message marker) to a Bumble central subscribed to the
     transfer characteristic: the peripheral is stopped with SIGINT once it reports the
     transfer complete, and callgrind writes its count as the process exits."""
-    text = os.path.join(scratch, f"transfer-{chunks}.txt")
-    with open(text, "w") as f:
-        f.write("".join(f"{i % 100000:05d} transfer data\n" for i in range(chunks)))  # 20 bytes each
+    text = transfer_file(scratch, chunks)
     out = os.path.join(scratch, "callgrind.transfer")
     run, environment = valgrind(["--tool=callgrind", f"--callgrind-out-file={out}"],
                                 [str(swift_att), "peripheral", "transfer", "--transport", f"tcp:127.0.0.1:{ports[0]}",
@@ -240,6 +244,62 @@ def transfer_instructions(swift_att, ports, chunks, scratch, bonds):
     sys.exit("instructions.py: callgrind wrote no total for the transfer")
 
 
+def transfer_file(scratch, chunks):
+    """A text of `chunks` 20-byte lines: one notification each in a transfer at the
+    default ATT_MTU."""
+    text = os.path.join(scratch, f"transfer-{chunks}.txt")
+    with open(text, "w") as f:
+        f.write("".join(f"{i % 100000:05d} transfer data\n" for i in range(chunks)))  # 20 bytes each
+    return text
+
+
+def received_instructions(swift_att, ports, chunks, scratch, bonds):
+    """callgrind's total for `swift-att central transfer` receiving a text of `chunks`
+    lines from `swift-att peripheral transfer` (not under valgrind), and the number of
+    notifications it came in (the central's ATT_MTU sets their size). Fresh controllers
+    for each run (a Bumble controller keeps advertising after its host has gone: the next
+    run's central could find the last one's peripheral); the central finds the peripheral
+    by its service, prints the text at the end-of-message marker and exits."""
+    text = transfer_file(scratch, chunks)
+    controllers = start_controllers(ports, 600)
+    # The peripheral's lines go to a file: a pipe no one reads once it advertises would
+    # fill and hold the peripheral's output, and with it the transfer.
+    lines = os.path.join(scratch, "peripheral.out")
+    with open(lines, "w") as output:
+        peripheral = subprocess.Popen([str(swift_att), "peripheral", "transfer", "--transport",
+                                       f"tcp:127.0.0.1:{ports[0]}", "--file", text, "--json", "--bonds",
+                                       os.path.join(scratch, "peripheral-bonds.json"), "--duration", "600"],
+                                      stdout=output, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while '"event":"advertising"' not in pathlib.Path(lines).read_text():
+            if peripheral.poll() is not None or time.monotonic() > deadline:
+                sys.exit("instructions.py: the peripheral never advertised")
+            time.sleep(0.1)
+        out = os.path.join(scratch, "callgrind.received")
+        run, environment = valgrind(["--tool=callgrind", f"--callgrind-out-file={out}"],
+                                    [str(swift_att), "central", "transfer", "--transport", f"tcp:127.0.0.1:{ports[1]}",
+                                     "--json", "--bonds", bonds])
+        central = subprocess.run(run, env=environment, capture_output=True, text=True, timeout=1200)
+        received = [json.loads(line) for line in central.stdout.splitlines() if '"event":"transfer"' in line]
+        if central.returncode != 0 or not received or received[0].get("bytes") != chunks * 20:
+            sys.exit(f"instructions.py: the central's transfer of {chunks * 20} bytes failed (exit {central.returncode}):\n"
+                     + "\n".join(line for line in central.stderr.splitlines()[-15:] if not line.startswith("==")))
+    finally:
+        peripheral.send_signal(signal.SIGINT)
+        try:
+            peripheral.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            peripheral.kill()
+            peripheral.wait()
+        controllers.terminate()
+        controllers.wait()
+    for line in pathlib.Path(out).read_text(errors="replace").splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1]), received[0]["chunks"]
+    sys.exit("instructions.py: callgrind wrote no total for the central's transfer")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=250, help="round trips in the short run (5× in the long one)")
@@ -248,6 +308,8 @@ def main():
     parser.add_argument("--port", type=int, default=9193)
     parser.add_argument("--notifications", type=int, default=0, metavar="N",
                         help="also count a notification sent: transfers of N and 5 N 20-byte chunks")
+    parser.add_argument("--received", type=int, default=0, metavar="N",
+                        help="also count a notification received: the central's side of such transfers")
     options = parser.parse_args()
     if not shutil.which("valgrind"):
         sys.exit("instructions.py: valgrind not found (Debian: apt-get install valgrind)")
@@ -304,6 +366,19 @@ def main():
         print(f"\nInstructions per notification sent (`peripheral transfer`, 20-byte notifications to a Bumble "
               f"central over TCP; callgrind, every thread, {n} and {n * 5} notifications differenced): "
               f"{(long - short) / (n * 4):,.0f}")
+    if options.received:
+        n = options.received
+        ports = (options.port + 3, options.port + 4)
+        with tempfile.TemporaryDirectory() as scratch:
+            bonds = os.path.join(scratch, "bonds.json")
+            received_instructions(swift_att, ports, 10, scratch, bonds)  # makes the central's identity
+            short, short_notifications = received_instructions(swift_att, ports, n, scratch, bonds)
+            long, long_notifications = received_instructions(swift_att, ports, n * 5, scratch, bonds)
+        notifications = long_notifications - short_notifications
+        print(f"\nInstructions per notification received (`central transfer` of {n * 20} and {n * 100} octets from "
+              f"`peripheral transfer` over TCP, in {short_notifications} and {long_notifications} notifications of "
+              f"ATT_MTU-3 octets; callgrind, every thread of the central, differenced): "
+              f"{(long - short) / notifications:,.0f}")
     if options.critical_path:
         print(f"\nWhere a round trip's instructions run (lackey, {options.count} round trips; medians of the steady state):")
         print(f"{'program':<10} {'segment':<16} {'instructions':>12} {'4 KiB pages':>11}")

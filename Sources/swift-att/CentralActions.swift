@@ -132,7 +132,9 @@ struct CentralActions {
         try await prelude()
         var received = 0
         var ended: (any Error)?
-        events: for await event in centralEvents(values: values, inputs: inputs, duration: options.duration) {
+        let merged = centralEvents(values: values, inputs: inputs, duration: options.duration)
+        defer { merged.stop() }
+        events: for await event in merged {
             switch event {
             case let .value(value):
                 received += 1
@@ -148,6 +150,7 @@ struct CentralActions {
                 break events
             }
         }
+        merged.stop()
         if let ended {
             throw .peer("\(CentralTree.label(characteristic.uuid)): \(CentralSession.text(ended))")
         }

@@ -108,34 +108,32 @@ enum CentralEvent: Sendable {
     case timeUp
 }
 
-/// Merges a peer's values, the command's inputs and an optional deadline into one stream.
-/// Releasing the stream stops the merging (and releases `values`, which unsubscribes).
+/// Merges a peer's values, the command's inputs and an optional deadline into one queue,
+/// each source fed in by a task on the command's loop. `stop()` the queue when done: that
+/// stops the merging (and releases `values`, which unsubscribes).
 func centralEvents(
     values: GATTNotificationStream?, inputs: CentralInputs, duration: Duration?
-) -> AsyncStream<CentralEvent> {
-    let (stream, continuation) = AsyncStream<CentralEvent>.makeStream()
+) -> CentralEventQueue {
+    let events = CentralEventQueue()
     let watched = inputs.subscribe()
-    var tasks: [Task<Void, Never>] = []
     if let values {
-        tasks.append(Task.onCommandLoop {
+        events.feed { events in
             do {
-                for try await value in values { continuation.yield(.value(value)) }
-                continuation.yield(.valuesEnded(nil))
+                for try await value in values { events.yield(.value(value)) }
+                events.yield(.valuesEnded(nil))
             } catch {
-                continuation.yield(.valuesEnded(error))
+                events.yield(.valuesEnded(error))
             }
-        })
+        }
     }
-    tasks.append(Task.onCommandLoop {
-        for await input in watched { continuation.yield(.input(input)) }
-    })
+    events.feed { events in
+        for await input in watched { events.yield(.input(input)) }
+    }
     if let duration {
-        tasks.append(Task.onCommandLoop {
+        events.feed { events in
             try? await Task.sleep(for: duration)
-            if !Task.isCancelled { continuation.yield(.timeUp) }
-        })
+            if !Task.isCancelled { events.yield(.timeUp) }
+        }
     }
-    let started = tasks
-    continuation.onTermination = { _ in for task in started { task.cancel() } }
-    return stream
+    return events
 }

@@ -41,11 +41,15 @@ enum Output {
     }
 
     /// A progress line redrawn in place on a terminal (`\r`); nothing when standard error
-    /// is a file or pipe, so logs are not flooded.
-    static func progressInPlace(_ message: String) {
-        guard isatty(STDERR_FILENO) == 1, LineEditor.active.withLock({ $0 }) == nil else { return }
-        writeError("\rswift-att: \(message)\u{1B}[K")
+    /// is a file or pipe, so logs are not flooded. The message is made only when it is
+    /// shown, and whether standard error is a terminal is asked once: `central transfer`
+    /// calls this for every chunk received.
+    static func progressInPlace(_ message: @autoclosure () -> String) {
+        guard standardErrorIsTerminal, LineEditor.active.withLock({ $0 }) == nil else { return }
+        writeError("\rswift-att: \(message())\u{1B}[K")
     }
+
+    private static let standardErrorIsTerminal = isatty(STDERR_FILENO) == 1
 
     /// Writes `text` to standard error — above the prompt while the shell's line editor
     /// owns the terminal.

@@ -43,4 +43,65 @@ struct JSONValueSerializationTests {
     func textRoundTrips(_ text: String) throws {
         #expect(try JSONValue.parse(text).serialized() == text)
     }
+
+    /// The scan skips eight bytes at a time: every ASCII byte, and a multi-byte
+    /// character, at every offset of strings up to three words long, against an escaper
+    /// that goes a byte at a time.
+    @Test func everyByteAtEveryOffsetIsEscapedAsAByteAtATimeWould() {
+        let fillers: [Character] = ["a", "é", "\u{7F}"]
+        for length in 1...24 {
+            for offset in 0..<length {
+                for code in UInt8(0)...UInt8(0x7F) {
+                    var text = String(repeating: fillers[length % fillers.count], count: length)
+                    let index = text.index(text.startIndex, offsetBy: offset)
+                    text.replaceSubrange(index...index, with: String(UnicodeScalar(code)))
+                    let expected = "\"" + Self.escapedByteAtATime(text) + "\""
+                    if JSONValue.string(text).serialized() != expected {
+                        Issue.record("length \(length), byte 0x\(String(code, radix: 16)) at \(offset)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    /// Many bytes to escape to a word, next to each other and apart: strings drawn from a
+    /// mix of them and plain characters (a fixed seed), against the byte-at-a-time escaper.
+    @Test func mixedStringsAreEscapedAsAByteAtATimeWould() {
+        let pieces: [String] = ["a", "\n", "\"", "\\", "\u{01}", "\u{1F}", " ", "é", "\u{7F}", "😀", "!", "~"]
+        var seed: UInt64 = 0x5EED
+        for _ in 0..<3000 {
+            var text = ""
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            for _ in 0..<Int(seed >> 58) {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                text += pieces[Int(seed >> 33) % pieces.count]
+            }
+            let expected = "\"" + Self.escapedByteAtATime(text) + "\""
+            if JSONValue.string(text).serialized() != expected {
+                Issue.record("\(text.debugDescription) gave \(JSONValue.string(text).serialized())")
+                return
+            }
+        }
+    }
+
+    static func escapedByteAtATime(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }
