@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Instructions per HCI command round trip: swift-att against a C program, counted.
 
-    Benchmarks/instructions.py [--count N] [--critical-path] [--notifications N] [--received N] [--no-build]
+    Benchmarks/instructions.py [--count N] [--critical-path] [--notifications N] [--received N] [--decode N]
+                               [--no-build]
 
 Timings on these machines move by a fifth between runs; an instruction count does not,
 so it is what this project's command-path changes are measured by (Benchmarks.md's
@@ -31,6 +32,9 @@ central transfer` under callgrind receives a text of N, then 5 N, 20-octet lines
 peripheral transfer` (not under valgrind) and exits at the end-of-message marker; the
 chunks are ATT_MTU-3 octets (the central exchanges ATT_MTU), and the difference is divided
 by the difference in notifications the central counted.
+
+--decode N counts a line of `swift-att decode att - --json`, the command a capture's PDUs
+are piped through: N and 5 N lines of a mix of well-formed PDUs, differenced.
 
 Needs valgrind (Debian: apt-get install valgrind) and the bench's venv
 (Tests/bench/setup.sh).
@@ -300,6 +304,32 @@ def received_instructions(swift_att, ports, chunks, scratch, bonds):
     sys.exit("instructions.py: callgrind wrote no total for the central's transfer")
 
 
+# A mix of well-formed ATT PDUs as a capture has them, one per line for `decode att -`.
+DECODE_MIX = ["1b1000" + f"{i:02x}" * 20 for i in range(8)] + [
+    "0a1700", "0b" + "41" * 20, "100100ffff0028", "110601000500001806000d000118", "080100ffff0328",
+    "0112030005", "02f000", "03f000", "1210000102", "5210000102", "0401001000"]
+
+
+def decode_instructions(swift_att, lines, scratch):
+    """callgrind's total for `swift-att decode att - --json` reading `lines` lines of
+    DECODE_MIX (in turn), every one decoded (nothing on standard error)."""
+    text = os.path.join(scratch, f"pdus-{lines}.txt")
+    with open(text, "w") as f:
+        f.write("".join(DECODE_MIX[i % len(DECODE_MIX)] + "\n" for i in range(lines)))
+    out = os.path.join(scratch, "callgrind.decode")
+    run, environment = valgrind(["--tool=callgrind", f"--callgrind-out-file={out}"],
+                                [str(swift_att), "decode", "att", "-", "--json"])
+    with open(text) as stdin:
+        finished = subprocess.run(run, env=environment, stdin=stdin, capture_output=True, text=True)
+    decoded = finished.stdout.count("\n")
+    if finished.returncode != 0 or decoded != lines:
+        sys.exit(f"instructions.py: decode att - decoded {decoded} of {lines} lines (exit {finished.returncode})")
+    for line in pathlib.Path(out).read_text(errors="replace").splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    sys.exit("instructions.py: callgrind wrote no total for decode att")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=250, help="round trips in the short run (5× in the long one)")
@@ -308,6 +338,8 @@ def main():
     parser.add_argument("--port", type=int, default=9193)
     parser.add_argument("--notifications", type=int, default=0, metavar="N",
                         help="also count a notification sent: transfers of N and 5 N 20-byte chunks")
+    parser.add_argument("--decode", type=int, default=0, metavar="N",
+                        help="also count a line of `decode att - --json`: N and 5 N lines differenced")
     parser.add_argument("--received", type=int, default=0, metavar="N",
                         help="also count a notification received: the central's side of such transfers")
     options = parser.parse_args()
@@ -379,6 +411,13 @@ def main():
               f"`peripheral transfer` over TCP, in {short_notifications} and {long_notifications} notifications of "
               f"ATT_MTU-3 octets; callgrind, every thread of the central, differenced): "
               f"{(long - short) / notifications:,.0f}")
+    if options.decode:
+        n = options.decode
+        with tempfile.TemporaryDirectory() as scratch:
+            short = decode_instructions(swift_att, n, scratch)
+            long = decode_instructions(swift_att, n * 5, scratch)
+        print(f"\nInstructions per line of `decode att - --json` (a mix of {len(DECODE_MIX)} well-formed ATT PDUs; "
+              f"callgrind, {n} and {n * 5} lines differenced): {(long - short) / (n * 4):,.0f}")
     if options.critical_path:
         print(f"\nWhere a round trip's instructions run (lackey, {options.count} round trips; medians of the steady state):")
         print(f"{'program':<10} {'segment':<16} {'instructions':>12} {'4 KiB pages':>11}")

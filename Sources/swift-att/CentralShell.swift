@@ -365,7 +365,8 @@ actor CentralShell {
         }
         let actions = try actions()
         subscriptions[characteristic.valueHandle]?.cancel()
-        subscriptions[characteristic.valueHandle] = Task {
+        // Printed from the command's loop, where the values arrive, not via the shell actor.
+        subscriptions[characteristic.valueHandle] = Task.onCommandLoop {
             do {
                 for try await value in values {
                     actions.emitValue(value.value, of: characteristic, event: value.isIndication ? "indication" : "notification")

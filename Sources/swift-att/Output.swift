@@ -23,9 +23,13 @@ enum Output {
         StandardOutput.writeLine(line)
     }
 
-    /// `swift-att: error: <message>` on standard error, as one line.
+    /// `swift-att: error: <message>` on standard error, as one line. A message of ASCII
+    /// with no line break in it, nearly all, is written as it is: splitting it by
+    /// characters cost more than decoding the line it is about (`decode att -` reports
+    /// every bad line of its input).
     static func error(_ message: String) {
-        let flat = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let isOneLine = message.utf8.allSatisfy { $0 < 0x80 && !(0x0A...0x0D).contains($0) }
+        let flat = isOneLine ? message : message.split(whereSeparator: \.isNewline).joined(separator: " ")
         writeError("swift-att: error: \(flat)\n")
     }
 

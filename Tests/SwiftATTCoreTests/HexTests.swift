@@ -95,6 +95,11 @@ struct HexTests {
         ("0a0x03", .invalidCharacter("x", position: 3)),
         ("１２", .invalidCharacter("１", position: 0)),
         ("é0", .invalidCharacter("é", position: 0)),
+        // A character of several bytes, or of several scalars, is named whole, at its
+        // position in characters: a digit with a combining accent is not a digit.
+        ("0a 😀 00", .invalidCharacter("😀", position: 3)),
+        ("0a\u{301}0", .invalidCharacter("a\u{301}", position: 1)),
+        ("0a\r\n03", .invalidCharacter("\r\n", position: 2)),
     ])
     func invalidCharacters(_ text: String, error: Hex.DecodingError) {
         #expect(throws: error) { try Hex.decode(text) }
