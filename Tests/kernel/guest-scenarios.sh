@@ -165,6 +165,93 @@ scenario_round_trip_shape() {
     done
 }
 
+# Not among the default scenarios: `Tests/kernel/run.sh --only round_trip_trace`. The
+# scheduler's own account of a round trip (ftrace's sched_switch and sched_wakeup, 300
+# trips of each program): how often a trip switches the program out, preempted (R) or
+# asleep (S), and what runs in its place; and who wakes it. round_trip_shape counts the
+# switches; this says which task takes the CPU from swift-att the extra time. A program's
+# threads are found by its thread group (the bridge is a swift-att too).
+scenario_round_trip_trace() {
+    T=/sys/kernel/tracing
+    [ -e $T/trace ] || mount -t tracefs tracefs $T 2>/dev/null
+    if [ ! -e $T/events/sched/sched_switch/enable ]; then
+        result round-trip-trace SKIP "no tracefs with sched events in this kernel"
+        return
+    fi
+    for program in C swift-att; do
+        case $program in
+            C) set -- /bin/hci_baseline round-trip hci0 ;;
+            swift-att) set -- $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips ;;
+        esac
+        echo 0 >$T/tracing_on
+        echo 16384 >$T/buffer_size_kb
+        echo 1 >$T/options/record-tgid
+        echo >$T/trace
+        echo 1 >$T/events/sched/sched_switch/enable
+        echo 1 >$T/events/sched/sched_wakeup/enable
+        echo 1 >$T/tracing_on
+        "$@" 300 >/dev/null 2>&1 &
+        pid=$!
+        wait $pid
+        echo 0 >$T/tracing_on
+        # The program's threads are those the trace shows running in its thread group
+        # (first pass); a comm may hold spaces, so fields are cut at the next key.
+        awk -v tgid="$pid" -v program="$program" '
+            function between(line, key, next_key,    rest) {
+                rest = substr(line, index(line, key) + length(key))
+                return next_key == "" ? rest : substr(rest, 1, index(rest, next_key) - 1)
+            }
+            function kind(comm) { sub(/\/.*$/, "", comm); return comm }  # kworker/0:1: kworker
+            FNR == NR {
+                if (/ sched_switch: / && match($0, /\( *[0-9]+\)/)) {
+                    group = substr($0, RSTART + 1, RLENGTH - 2); gsub(/ /, "", group)
+                    if (group == tgid) threads[between($0, "prev_pid=", " prev_prio=")] = 1
+                }
+                next
+            }
+            / sched_switch: / && (between($0, "prev_pid=", " prev_prio=") in threads) {
+                state = substr(between($0, "prev_state=", " ==>"), 1, 1)
+                out[state " to " kind(between($0, "next_comm=", " next_pid="))]++
+            }
+            / sched_wakeup: / && (between($0, " pid=", " prio=") in threads) {
+                waker = $0; sub(/^ */, "", waker); sub(/-[0-9]+ +\(.*$/, "", waker)
+                woke[kind(waker)]++
+            }
+            END {
+                line = ""
+                for (k in out) line = line sprintf("%s %.2f; ", k, out[k] / 300)
+                wakers = ""
+                for (k in woke) wakers = wakers sprintf("%s %.2f; ", k, woke[k] / 300)
+                printf "KBENCH MEASURE round-trip-trace-%s switched out per trip: %s woken per trip by: %s\n", program, line, wakers
+            }' $T/trace $T/trace
+        # And a stretch of the steady state as it happened, from the middle of the run:
+        # who switched to whom (with the state left in) and who woke whom, in order.
+        echo "KBENCH TRACE $program is process $pid"
+        total=$(grep -c ' sched_' $T/trace)
+        grep ' sched_' $T/trace | sed -n "$((total / 2)),$((total / 2 + 40))p" | awk -v program="$program" '
+            function between(line, key, next_key,    rest) {
+                rest = substr(line, index(line, key) + length(key))
+                return next_key == "" ? rest : substr(rest, 1, index(rest, next_key) - 1)
+            }
+            {
+                match($0, /[0-9]+\.[0-9]+:/); at = substr($0, RSTART, RLENGTH - 1)
+                if (/ sched_switch: /)
+                    what = between($0, "prev_comm=", " prev_pid=") "-" between($0, "prev_pid=", " prev_prio=") \
+                        "(" between($0, "prev_state=", " ==>") ") -> " between($0, "next_comm=", " next_pid=") "-" between($0, "next_pid=", " next_prio=")
+                else {
+                    waker = $0; sub(/^ */, "", waker); sub(/ +\(.*$/, "", waker)
+                    what = waker " wakes " between($0, "comm=", " pid=") "-" between($0, " pid=", " prio=")
+                }
+                printf "KBENCH TRACE %s %s %s\n", program, at, what
+            }'
+    done
+    echo 0 >$T/events/sched/sched_switch/enable
+    echo 0 >$T/events/sched/sched_wakeup/enable
+    echo 0 >$T/options/record-tgid
+    echo >$T/trace
+    result round-trip-trace PASS "see the round-trip-trace figures"
+}
+
 # Not among the default scenarios: `Tests/kernel/run.sh --only clock`. The guest's
 # clock source and what a clock read costs in it (a host reads the clock a few times a
 # turn; C's round trip twice).
