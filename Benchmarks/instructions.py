@@ -86,6 +86,15 @@ def command(program, kind, transport, count, bonds):
     return [str(program), "round-trip", transport, str(count)]
 
 
+def callgrind_count(out, what):
+    """The total callgrind wrote to `out` as the process ended; exits naming `what` if
+    it wrote none."""
+    for line in pathlib.Path(out).read_text(errors="replace").splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    sys.exit(f"instructions.py: callgrind wrote no total for {what}")
+
+
 def callgrind_total(argv):
     """The instructions callgrind counted over the whole run (every thread)."""
     with tempfile.TemporaryDirectory() as scratch:
@@ -95,10 +104,7 @@ def callgrind_total(argv):
         if finished.returncode != 0:
             sys.exit(f"instructions.py: {' '.join(argv)} under callgrind exited {finished.returncode}:\n"
                      + "\n".join(finished.stderr.splitlines()[-15:]))
-        for line in pathlib.Path(out).read_text(errors="replace").splitlines():
-            if line.startswith(("summary:", "totals:")):
-                return int(line.split()[1])
-    sys.exit(f"callgrind wrote no total for {' '.join(argv)}")
+        return callgrind_count(out, " ".join(argv))
 
 
 class Symbols:
@@ -242,10 +248,7 @@ def transfer_instructions(swift_att, ports, chunks, scratch, bonds):
             if process and process.poll() is None:
                 process.kill()
                 process.wait()
-    for line in pathlib.Path(out).read_text(errors="replace").splitlines():
-        if line.startswith(("summary:", "totals:")):
-            return int(line.split()[1])
-    sys.exit("instructions.py: callgrind wrote no total for the transfer")
+    return callgrind_count(out, "the transfer")
 
 
 def transfer_file(scratch, chunks):
@@ -298,10 +301,7 @@ def received_instructions(swift_att, ports, chunks, scratch, bonds):
             peripheral.wait()
         controllers.terminate()
         controllers.wait()
-    for line in pathlib.Path(out).read_text(errors="replace").splitlines():
-        if line.startswith(("summary:", "totals:")):
-            return int(line.split()[1]), received[0]["chunks"]
-    sys.exit("instructions.py: callgrind wrote no total for the central's transfer")
+    return callgrind_count(out, "the central's transfer"), received[0]["chunks"]
 
 
 # A mix of well-formed ATT PDUs as a capture has them, one per line for `decode att -`.
@@ -324,10 +324,7 @@ def decode_instructions(swift_att, lines, scratch):
     decoded = finished.stdout.count("\n")
     if finished.returncode != 0 or decoded != lines:
         sys.exit(f"instructions.py: decode att - decoded {decoded} of {lines} lines (exit {finished.returncode})")
-    for line in pathlib.Path(out).read_text(errors="replace").splitlines():
-        if line.startswith(("summary:", "totals:")):
-            return int(line.split()[1])
-    sys.exit("instructions.py: callgrind wrote no total for decode att")
+    return callgrind_count(out, "decode att")
 
 
 def main():

@@ -160,7 +160,7 @@ public struct JSONObjectWriter: ~Copyable {
     /// A key's or literal value's bytes, unescaped (they need none: checked in debug).
     private mutating func appendLiteral(_ literal: StaticString) {
         literal.withUTF8Buffer { text in
-            assert(!text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, "a JSON literal that needs escaping")
+            assert(!text.contains(where: JSONValue.needsEscape), "a JSON literal that needs escaping")
             append(UnsafeRawBufferPointer(text))
         }
     }

@@ -83,6 +83,8 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// Whether RFC 8259 requires `b` escaped in a string: a control character, a quote
+    /// or a backslash.
     @inline(__always)
     static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
 
