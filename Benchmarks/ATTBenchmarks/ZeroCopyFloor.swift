@@ -1,3 +1,5 @@
+import SwiftATTPDU
+
 /// The floor for decoding each PDU of the mix: the least code that validates what the
 /// codec validates and reads the same fields, written by hand for one known PDU type
 /// from raw bytes (no dispatch on the opcode, no error values, no bounds checks after
@@ -71,24 +73,25 @@ enum ZeroCopyFloor {
         }
     }
 
-    /// Times the floor for the PDU `bytes` is (by its opcode), each decode reading
-    /// `bytes` through a span, as the borrowed decode is timed.
-    static func measure(_ bytes: [UInt8], iterations: Int, batches: Int) -> Measurement {
+    /// Times the floor for the PDU `bytes` is (by its opcode) and the borrowed decode of
+    /// the same bytes, in turns (`MeasuredPair`: first the floor, second the decode), both
+    /// reading `bytes` through one span from closures of this function.
+    static func measureWithBorrowed(_ bytes: [UInt8], iterations: Int, rounds: Int) -> MeasuredPair {
         let span = bytes.span
         switch bytes[0] {
         case 0x1B, 0x12:
             let opcode = bytes[0]
-            return Measurement.run(iterations: iterations, batches: batches) { blackhole(handleValue(span, opcode: opcode)) }
+            return MeasuredPair.run(iterations: iterations, rounds: rounds, { blackhole(handleValue(span, opcode: opcode)) }) { blackhole(try? ATTPDU.Borrowed(parsing: span)) }
         case 0x11:
-            return Measurement.run(iterations: iterations, batches: batches) { blackhole(lengthList(span, opcode: 0x11, minimum: 4)) }
+            return MeasuredPair.run(iterations: iterations, rounds: rounds, { blackhole(lengthList(span, opcode: 0x11, minimum: 4)) }) { blackhole(try? ATTPDU.Borrowed(parsing: span)) }
         case 0x09:
-            return Measurement.run(iterations: iterations, batches: batches) { blackhole(lengthList(span, opcode: 0x09, minimum: 2)) }
+            return MeasuredPair.run(iterations: iterations, rounds: rounds, { blackhole(lengthList(span, opcode: 0x09, minimum: 2)) }) { blackhole(try? ATTPDU.Borrowed(parsing: span)) }
         case 0x05:
-            return Measurement.run(iterations: iterations, batches: batches) { blackhole(formatList(span)) }
+            return MeasuredPair.run(iterations: iterations, rounds: rounds, { blackhole(formatList(span)) }) { blackhole(try? ATTPDU.Borrowed(parsing: span)) }
         case 0x01:
-            return Measurement.run(iterations: iterations, batches: batches) { blackhole(errorResponse(span)) }
+            return MeasuredPair.run(iterations: iterations, rounds: rounds, { blackhole(errorResponse(span)) }) { blackhole(try? ATTPDU.Borrowed(parsing: span)) }
         case 0x02:
-            return Measurement.run(iterations: iterations, batches: batches) { blackhole(exchangeMTU(span)) }
+            return MeasuredPair.run(iterations: iterations, rounds: rounds, { blackhole(exchangeMTU(span)) }) { blackhole(try? ATTPDU.Borrowed(parsing: span)) }
         default:
             fatalError("no zero-copy floor for opcode 0x\(String(bytes[0], radix: 16)): add one for the new PDU of the mix")
         }

@@ -10,6 +10,9 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo "KBENCH BOOT userspace $(cut -d' ' -f1 /proc/uptime) kernel $(uname -r)"
+# What the emulated CPU makes the kernel do on every system call and switch (page-table
+# isolation swaps page tables on each entry; under TCG a swap empties the emulated TLB).
+echo "KBENCH INFO cpu $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1); meltdown: $(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2>/dev/null); pcid: $(grep -qw pcid /proc/cpuinfo && echo yes || echo no)"
 
 # The crypto RNG first, or the kernel's ECDH self-test (for Bluetooth's SMP) warns.
 for m in ctr sha512_generic sha3_generic jitterentropy_rng drbg hci_vhci virtio_pci virtio_console; do

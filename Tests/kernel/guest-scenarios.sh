@@ -165,6 +165,39 @@ scenario_round_trip_shape() {
     done
 }
 
+# Not among the default scenarios: `KERNEL_BENCH_SWIFT_ATT_B=PATH Tests/kernel/run.sh --only
+# round_trip_ab`. Two builds of swift-att (the booted one, A, and /bin/swift-att-b) and
+# the C baseline, taking turns for 21 rounds of 400 round trips in one boot: a change's
+# effect on the hci0 round trip, before and after in the same run. Boots differ from each
+# other by more than most changes do (the same build measured 1.03x to 1.35x C), so builds
+# are compared within a boot, round by round: the median of B/A over the rounds.
+scenario_round_trip_ab() {
+    if [ ! -x /bin/swift-att-b ]; then
+        result round-trip-ab SKIP "no second build (KERNEL_BENCH_SWIFT_ATT_B=PATH)"
+        return
+    fi
+    a_medians="" b_medians="" c_medians="" ratios=""
+    rounds=21 run=0
+    while [ $run -lt $rounds ]; do
+        run=$((run + 1))
+        $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips 400 >/tmp/ab.a 2>&1
+        /bin/swift-att-b info --transport hci0 --bonds $GUEST_BONDS --round-trips 400 >/tmp/ab.b 2>&1
+        /bin/hci_baseline round-trip hci0 400 >/tmp/ab.c 2>&1
+        a=$(round_trip_median /tmp/ab.a) b=$(round_trip_median /tmp/ab.b) c=$(round_trip_median /tmp/ab.c)
+        if [ -z "$a" ] || [ -z "$b" ] || [ -z "$c" ]; then
+            result round-trip-ab FAIL "round $run: A: $(tail -n 1 /tmp/ab.a) B: $(tail -n 1 /tmp/ab.b) C: $(tail -n 1 /tmp/ab.c)"
+            return
+        fi
+        a_medians="$a_medians $a" b_medians="$b_medians $b" c_medians="$c_medians $c"
+        ratios="$ratios $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')"
+    done
+    middle() { echo "$1" | tr ' ' '\n' | grep . | sort -n | sed -n $(((rounds + 1) / 2))p; }
+    a=$(middle "$a_medians") b=$(middle "$b_medians") c=$(middle "$c_medians")
+    echo "KBENCH MEASURE round-trip-ab A$a_medians ms; B$b_medians ms; C$c_medians ms ($rounds rounds of 400, taking turns)"
+    echo "KBENCH MEASURE round-trip-ab-ratio B/A $(middle "$ratios") (median of the rounds' ratios:$ratios); A $(awk -v a="$a" -v c="$c" 'BEGIN { printf "%.2f", a / c }')x C, B $(awk -v b="$b" -v c="$c" 'BEGIN { printf "%.2f", b / c }')x C (medians: A $a ms, B $b ms, C $c ms)"
+    result round-trip-ab PASS "B/A $(middle "$ratios") over $rounds rounds"
+}
+
 # Not among the default scenarios: `Tests/kernel/run.sh --only round_trip_trace`. The
 # scheduler's own account of a round trip (ftrace's sched_switch and sched_wakeup, 300
 # trips of each program): how often a trip switches the program out, preempted (R) or

@@ -17,7 +17,8 @@
 # Exits 0 only if every scenario passed (or is an explicit SKIP).
 set -euo pipefail
 
-# KERNEL_BENCH_SWIFT_ATT=PATH: the swift-att binary to boot (default: the release build).
+# KERNEL_BENCH_SWIFT_ATT=PATH: the swift-att binary to boot (default: the release build);
+# KERNEL_BENCH_SWIFT_ATT_B=PATH a second one beside it, for --only round_trip_ab.
 # --only NAMES: only these guest scenarios (the functions scenario_NAME of
 # guest-scenarios.sh, comma-separated, e.g. round_trip,round_trip_phases), and no TCP
 # baseline: for looking into one figure without the whole bench.
@@ -112,6 +113,9 @@ step "swift build -c release --static-swift-stdlib"
 # KERNEL_BENCH_SWIFT_ATT=PATH boots another build instead (an earlier commit's, built the
 # same way in a worktree): a change's figures before and after, boot after boot.
 BINARY=${KERNEL_BENCH_SWIFT_ATT:-$ROOT/.build/release/swift-att}
+# KERNEL_BENCH_SWIFT_ATT_B=PATH boots a second build beside it, as /bin/swift-att-b, for
+# the round_trip_ab scenario: both builds measured in turn in the same boot.
+BINARY_B=${KERNEL_BENCH_SWIFT_ATT_B:-}
 
 # ---------------------------------------------------------------- 4. initramfs
 step "initramfs"
@@ -119,10 +123,11 @@ R=$WORK/initramfs
 rm -rf "$R" && mkdir -p "$R"/{bin,etc,proc,sys,dev,tmp,lib64,lib/modules/"$KV"}
 cp /bin/busybox "$R/bin/busybox"
 strip -o "$R/bin/swift-att" "$BINARY"
+[ -z "$BINARY_B" ] || strip -o "$R/bin/swift-att-b" "$BINARY_B"
 install -m 755 "$HERE/guest-init.sh" "$R/init"
 install -m 644 "$HERE/guest-scenarios.sh" "$R/guest-scenarios.sh"
 # The glibc (and libbluetooth, libcrypto) swift-att links against, where ld-linux looks for them.
-for lib in $(ldd "$BINARY" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
+for lib in $(ldd "$BINARY" $BINARY_B | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
     case $lib in
         */ld-linux-x86-64.so.2) cp -L "$lib" "$R/lib64/ld-linux-x86-64.so.2" ;;
         *) mkdir -p "$R$(dirname "$lib")" && cp -L "$lib" "$R$lib" ;;
