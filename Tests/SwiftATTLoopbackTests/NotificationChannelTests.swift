@@ -6,14 +6,26 @@ import TestSupport
 /// `NotificationChannel` fed by batches (`NotificationStaging`): order kept across
 /// batches, the oldest dropped a quarter of the limit at a time, nothing after the end.
 @Suite struct NotificationChannelTests {
-    static func values(_ range: Range<Int>) -> [GATTNotification] {
-        range.map { GATTNotification(handle: 0x10, value: [UInt8($0)], isIndication: false) }
+    static func values(_ range: Range<Int>) -> NotificationBatch {
+        var batch = NotificationBatch()
+        for n in range { [UInt8(n)].withUnsafeBufferPointer { batch.append(handle: 0x10, value: $0, isIndication: false) } }
+        return batch
+    }
+
+    static func firstBytes(_ batch: NotificationBatch) -> [Int] {
+        (0..<batch.count).map { Int(batch.notification(at: $0).value[0]) }
     }
 
     static func taken(from channel: NotificationChannel) async -> [Int] {
-        var batch: [GATTNotification] = []
+        var batch = NotificationBatch()
         guard case .values = await channel.take(into: &batch) else { return [] }
-        return batch.map { Int($0.value[0]) }
+        return firstBytes(batch)
+    }
+
+    static func deliver(_ range: Range<Int>, to session: GATTClientSession, staged: inout [NotificationStaging]) {
+        for n in range {
+            [UInt8(n)].withUnsafeBufferPointer { session.deliver(handle: 0x10, value: $0, isIndication: false, staged: &staged) }
+        }
     }
 
     @Test func batchesArriveWholeAndInOrderAndTheStagingArrayIsLeftEmpty() async {
@@ -53,7 +65,7 @@ import TestSupport
         batch = Self.values(2..<4)
         #expect(Self.wakesNobody(channel.append(contentsOf: &batch)))
         #expect(await Self.taken(from: channel) == [0, 1])
-        var rest: [GATTNotification] = []
+        var rest = NotificationBatch()
         guard case .ended(nil) = await channel.take(into: &rest) else {
             Issue.record("the stream did not end after its values")
             return
@@ -62,7 +74,7 @@ import TestSupport
 
     @Test func anEmptyBatchWakesNobody() {
         let channel = NotificationChannel(limit: 8)
-        var empty: [GATTNotification] = []
+        var empty = NotificationBatch()
         #expect(Self.wakesNobody(channel.append(contentsOf: &empty)))
     }
 
@@ -120,15 +132,15 @@ import TestSupport
         session.removeListener(4)
         #expect(session.listeners.map(\.id) == [1, 2, 3])
         var staged: [NotificationStaging] = []
-        for notification in Self.values(0..<3) { session.deliver(notification, staged: &staged) }
+        Self.deliver(0..<3, to: session, staged: &staged)
         #expect(staged.count == 2)
         for staging in staged { _ = staging.flush() }
         for (channel, expected) in [(all, [0, 1, 2]), (same, [0, 1, 2]), (other, []), (gone, [])] {
             channel.finish()
-            var batch: [GATTNotification] = []
+            var batch = NotificationBatch()
             var values: [Int] = []
             while case .values = await channel.take(into: &batch) {
-                values += batch.map { Int($0.value[0]) }
+                values += Self.firstBytes(batch)
                 batch.removeAll()
             }
             #expect(values == expected)
@@ -148,9 +160,9 @@ import TestSupport
         async let outcome = withTimeout(.seconds(10)) { () -> (values: [Int], ended: Bool)? in
             var values: [Int] = []
             while true {
-                var batch: [GATTNotification] = []
+                var batch = NotificationBatch()
                 switch await channel.take(into: &batch) {
-                case .values: values += batch.map { Int($0.value[0]) }
+                case .values: values += Self.firstBytes(batch)
                 case .ended: return (values, true)
                 case .cancelled: return (values, false)
                 }
@@ -158,7 +170,7 @@ import TestSupport
         }
         while !channel.hasWaitingConsumer { await Task.yield() }
         var staged: [NotificationStaging] = []
-        for notification in Self.values(0..<3) { session.deliver(notification, staged: &staged) }
+        Self.deliver(0..<3, to: session, staged: &staged)
         session.close(with: .disconnected(.remoteUserTerminated))
         let result = try await outcome
         #expect(result?.values == [0, 1, 2])

@@ -91,9 +91,9 @@ extension AttributeLinks {
             running.driver.fail(GATTClientError(error))
             advanceClient(on: link)
         case let .notification(handle, value):
-            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: false), staged: &stagedNotifications)
+            value.withUnsafeBufferPointer { link.client.deliver(handle: handle, value: $0, isIndication: false, staged: &stagedNotifications) }
         case let .indication(handle, value):
-            link.client.deliver(GATTNotification(handle: handle, value: Array(value), isIndication: true), staged: &stagedNotifications)
+            value.withUnsafeBufferPointer { link.client.deliver(handle: handle, value: $0, isIndication: true, staged: &stagedNotifications) }
         default:
             break
         }

@@ -176,11 +176,11 @@ final class AttributeLinks {
         // borrowed, goes straight to the client.
         let pdu = payload.span
         if let notification = link.withBearer({ $0.notification(in: pdu) }) {
-            // The value copied out of the packet's memory: the one allocation a
-            // notification costs here (a slice of the packet would retain it).
-            let value = pdu.extracting(notification.value).withUnsafeBufferPointer { Array($0) }
-            return link.client.deliver(GATTNotification(handle: notification.handle, value: value, isIndication: false),
-                                       staged: &stagedNotifications)
+            // The value's bytes copied out of the packet's memory into the listeners'
+            // batches; its array is made by the consumer (`NotificationBatch`).
+            return pdu.extracting(notification.value).withUnsafeBufferPointer { value in
+                link.client.deliver(handle: notification.handle, value: value, isIndication: false, staged: &stagedNotifications)
+            }
         }
         // A buffer kept between frames (taken, so that a nested use gets its own).
         var actions = receivedActions

@@ -47,19 +47,13 @@ final class GATTClientSession {
     @exclusivity(unchecked) private(set) var listeners: [Listener] = []
     var commands: [WaitingCommand] = []
 
-    /// Stages a value for its listeners; a listener's first value of the batch adds it
-    /// to `staged`, which the loop flushes (and whose waiting consumers it wakes) once it
-    /// has handled the whole batch it read.
-    ///
-    /// The last listener that takes it gets the value itself, the others a copy: with one
-    /// listener, the value moves from the packet's copy into the stream without a retain.
-    func deliver(_ notification: consuming GATTNotification, staged: inout [NotificationStaging]) {
-        var last: Int?
-        for index in listeners.indices where listeners[index].accepts(notification.handle) {
-            if let previous = last { listeners[previous].staging.stage(copy notification, in: &staged) }
-            last = index
+    /// Stages a value for its listeners, each a copy of its bytes (`NotificationBatch`);
+    /// a listener's first value of the batch adds it to `staged`, which the loop flushes
+    /// (and whose waiting consumers it wakes) once it has handled the whole batch it read.
+    func deliver(handle: UInt16, value: UnsafeBufferPointer<UInt8>, isIndication: Bool, staged: inout [NotificationStaging]) {
+        for index in listeners.indices where listeners[index].accepts(handle) {
+            listeners[index].staging.stage(handle: handle, value: value, isIndication: isIndication, in: &staged)
         }
-        if let last { listeners[last].staging.stage(notification, in: &staged) }
     }
 
     func running(on route: BearerRoute) -> Running? {

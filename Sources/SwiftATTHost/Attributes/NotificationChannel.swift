@@ -17,7 +17,7 @@ final class NotificationChannel: Sendable {
     typealias Waiter = UnsafeContinuation<Void, Never>
 
     private struct State {
-        var buffer: [GATTNotification] = []
+        var buffer = NotificationBatch()
         var waiter: Waiter?
         /// The thread the waiting consumer suspended on: the loop's own thread when its
         /// task prefers the loop.
@@ -55,9 +55,9 @@ final class NotificationChannel: Sendable {
     /// Queues a batch the loop staged (`NotificationStaging`), leaving `batch` empty:
     /// one lock per batch, and when the consumer has taken everything the arrays are
     /// swapped rather than copied. Called on the loop thread; says whom to wake.
-    func append(contentsOf batch: inout [GATTNotification]) -> Wake {
+    func append(contentsOf batch: inout NotificationBatch) -> Wake {
         guard !batch.isEmpty else { return .none }
-        defer { batch.removeAll(keepingCapacity: true) }
+        defer { batch.removeAll() }
         return state.withLock { s in
             guard s.ending == nil, !s.cancelled else { return .none }
             if s.buffer.isEmpty {
@@ -125,7 +125,7 @@ final class NotificationChannel: Sendable {
 
     /// Waits until values are buffered (swapped into `batch`, which must be empty), the
     /// stream ended, or the task was cancelled.
-    func take(into batch: inout [GATTNotification], isolation actor: isolated (any Actor)? = #isolation) async -> Outcome {
+    func take(into batch: inout NotificationBatch, isolation actor: isolated (any Actor)? = #isolation) async -> Outcome {
         while true {
             if let outcome = poll(into: &batch) { return outcome }
             await withTaskCancellationHandler {
@@ -149,7 +149,7 @@ final class NotificationChannel: Sendable {
         }
     }
 
-    private func poll(into batch: inout [GATTNotification]) -> Outcome? {
+    private func poll(into batch: inout NotificationBatch) -> Outcome? {
         state.withLock { s -> Outcome? in
             if !s.buffer.isEmpty {
                 swap(&s.buffer, &batch)

@@ -8,16 +8,16 @@ final class NotificationStaging {
     /// thread touches a staging, and the array's own methods, the only code that runs
     /// while it is being mutated, cannot reach it. (`flush` hands the array to the
     /// channel, which swaps it under its own lock and never calls back.)
-    @exclusivity(unchecked) private var pending: [GATTNotification] = []
+    @exclusivity(unchecked) private var pending = NotificationBatch()
 
     init(channel: NotificationChannel) {
         self.channel = channel
     }
 
-    /// Holds `notification`; the first of a batch joins `staged`, the listeners to flush.
-    func stage(_ notification: consuming GATTNotification, in staged: inout [NotificationStaging]) {
+    /// Holds a copy of `value`; the first of a batch joins `staged`, the listeners to flush.
+    func stage(handle: UInt16, value: UnsafeBufferPointer<UInt8>, isIndication: Bool, in staged: inout [NotificationStaging]) {
         if pending.isEmpty { staged.append(self) }
-        pending.append(notification)
+        pending.append(handle: handle, value: value, isIndication: isIndication)
     }
 
     /// The loop owes this listener's consumer a wake-up (`NotificationChannel.Wake.owed`)

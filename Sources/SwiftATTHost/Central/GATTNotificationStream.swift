@@ -22,7 +22,7 @@ public struct GATTNotificationStream: AsyncSequence, Sendable {
     /// Hands out the values in the order they arrived; ends when the subscription does.
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline let subscription: NotificationSubscription
-        @usableFromInline var batch: [GATTNotification] = []
+        @usableFromInline var batch = NotificationBatch()
         @usableFromInline var index = 0
         @usableFromInline var done = false
 
@@ -42,7 +42,7 @@ public struct GATTNotificationStream: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> GATTNotification? {
             if index < batch.count {
                 defer { index += 1 }
-                return batch[index]
+                return batch.notification(at: index)
             }
             return try await refill(isolation: actor)
         }
@@ -56,12 +56,12 @@ public struct GATTNotificationStream: AsyncSequence, Sendable {
                 subscription.end()
                 return nil
             }
-            batch.removeAll(keepingCapacity: true)
+            batch.removeAll()
             index = 0
             switch await subscription.channel.take(into: &batch, isolation: actor) {
             case .values:
                 index = 1
-                return batch[0]
+                return batch.notification(at: 0)
             case let .ended(error):
                 done = true
                 if let error { throw error }
