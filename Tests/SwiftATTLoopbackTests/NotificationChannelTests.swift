@@ -117,9 +117,9 @@ import TestSupport
         #expect(await onLoop.value == [5])
     }
 
-    /// Every listener that wants a value gets it, in order, whether the value moves into
-    /// the last one's batch or is copied for the others; one that wants another handle's
-    /// values gets none of these. Listeners are replaced and removed by id.
+    /// Every listener that wants a value gets it, in order, each in its own batch (a copy
+    /// of the bytes); one that wants another handle's values gets none of these.
+    /// Listeners are replaced and removed by id.
     @Test func eachListenerGetsTheValuesItWants() async {
         let session = GATTClientSession()
         let all = NotificationChannel(limit: 8), same = NotificationChannel(limit: 8), other = NotificationChannel(limit: 8)
