@@ -18,14 +18,11 @@ struct Measurement {
         for _ in 0..<batches {
             let start = clock.now
             for _ in 0..<iterations { body() }
-            let elapsed = clock.now - start
-            let ns = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-            samples.append(ns / Double(iterations))
+            samples.append((clock.now - start).nanoseconds / Double(iterations))
         }
         let allocations = heap_probe_thread_allocations() - allocationsBefore
-        samples.sort()
         return Measurement(
-            nanosecondsPerOperation: samples[samples.count / 2],
+            nanosecondsPerOperation: median(samples),
             allocationsPerOperation: Double(allocations) / Double(iterations * batches)
         )
     }
@@ -52,8 +49,7 @@ struct MeasuredPair {
         func batch(_ body: () -> Void) -> Double {
             let start = clock.now
             for _ in 0..<iterations { body() }
-            let elapsed = clock.now - start
-            return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(iterations)
+            return (clock.now - start).nanoseconds / Double(iterations)
         }
         var firstSamples: [Double] = [], secondSamples: [Double] = [], ratios: [Double] = []
         var firstAllocations = 0, secondAllocations = 0
@@ -73,13 +69,19 @@ struct MeasuredPair {
             secondSamples.append(b)
             ratios.append(b / a)
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let operations = Double(iterations * rounds)
         return MeasuredPair(
             first: Measurement(nanosecondsPerOperation: median(firstSamples), allocationsPerOperation: Double(firstAllocations) / operations),
             second: Measurement(nanosecondsPerOperation: median(secondSamples), allocationsPerOperation: Double(secondAllocations) / operations),
             ratio: median(ratios))
     }
+}
+
+/// The middle of `values` (the upper one of an even count): what each table reports.
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+extension Duration {
+    var nanoseconds: Double { Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9 }
 }
 
 /// Keeps a value alive and computed: the optimiser cannot see into the C sink.

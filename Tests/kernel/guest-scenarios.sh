@@ -83,6 +83,10 @@ scenario_open() {
 # guest and the host fast or slow: round_trip_ab's A/A boots), and the system calls
 # each makes per round trip (strace -f -c over 200 and 2000 round trips, differenced).
 round_trip_median() { sed -n 's/^.*round trip: median \([0-9.]*\) ms.*/\1/p' "$1"; }
+# median LIST: the middle of a space-separated list of numbers (the upper one of an even count).
+median() { echo "$1" | tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1] }'; }
+# ratio A B [FORMAT]: A ÷ B, printed with FORMAT (two decimals).
+ratio() { awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN { printf f, a / b }'; }
 syscalls_per_trip() {  # syscalls_per_trip COMMAND...: strace's call counts, 2000 trips minus 200
     strace -f -c -o /tmp/st.200 "$@" 200 >/dev/null 2>&1 || return 1
     strace -f -c -o /tmp/st.2000 "$@" 2000 >/dev/null 2>&1 || return 1
@@ -119,14 +123,13 @@ scenario_round_trip() {
         s=$(round_trip_median /tmp/rt.swift) c=$(round_trip_median /tmp/rt.c)
         swift_medians="$swift_medians $s"
         c_medians="$c_medians $c"
-        [ -n "$s" ] && [ -n "$c" ] && ratios="$ratios $(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.2f", s / c }')"
+        [ -n "$s" ] && [ -n "$c" ] && ratios="$ratios $(ratio "$s" "$c")"
     done
-    median_of() { echo "$1" | tr ' ' '\n' | grep . | sort -n | sed -n 6p; }
-    echo "KBENCH MEASURE hci-round-trip-pairs swift-att$swift_medians ms; C$c_medians ms (eleven alternating runs of 400); each run's ratio$ratios, median $(median_of "$ratios")×"
-    swift_median=$(median_of "$swift_medians")
-    c_median=$(median_of "$c_medians")
+    echo "KBENCH MEASURE hci-round-trip-pairs swift-att$swift_medians ms; C$c_medians ms (eleven alternating runs of 400); each run's ratio$ratios, median $(median "$ratios")×"
+    swift_median=$(median "$swift_medians")
+    c_median=$(median "$c_medians")
     if [ -n "$swift_median" ] && [ -n "$c_median" ]; then
-        echo "KBENCH MEASURE hci-round-trip-vs-c $(awk -v s="$swift_median" -v c="$c_median" 'BEGIN { printf "%.2f", s / c }')× (median of medians: swift-att $swift_median ms, C $c_median ms)"
+        echo "KBENCH MEASURE hci-round-trip-vs-c $(ratio "$swift_median" "$c_median")× (median of medians: swift-att $swift_median ms, C $c_median ms)"
         result round-trip-vs-c PASS "swift-att $swift_median ms, C $c_median ms (median of eleven runs' medians)"
     else
         result round-trip-vs-c FAIL "swift-att: $(tail -n 1 /tmp/rt.swift) C: $(tail -n 1 /tmp/rt.c)"
@@ -192,13 +195,12 @@ scenario_round_trip_ab() {
             return
         fi
         a_medians="$a_medians $a" b_medians="$b_medians $b" c_medians="$c_medians $c"
-        ratios="$ratios $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')"
+        ratios="$ratios $(ratio "$b" "$a" %.3f)"
     done
-    middle() { echo "$1" | tr ' ' '\n' | grep . | sort -n | sed -n $(((rounds + 1) / 2))p; }
-    a=$(middle "$a_medians") b=$(middle "$b_medians") c=$(middle "$c_medians")
+    a=$(median "$a_medians") b=$(median "$b_medians") c=$(median "$c_medians")
     echo "KBENCH MEASURE round-trip-ab A$a_medians ms; B$b_medians ms; C$c_medians ms ($rounds rounds of 400, taking turns)"
-    echo "KBENCH MEASURE round-trip-ab-ratio B/A $(middle "$ratios") (median of the rounds' ratios:$ratios); A $(awk -v a="$a" -v c="$c" 'BEGIN { printf "%.2f", a / c }')x C, B $(awk -v b="$b" -v c="$c" 'BEGIN { printf "%.2f", b / c }')x C (medians: A $a ms, B $b ms, C $c ms)"
-    result round-trip-ab PASS "B/A $(middle "$ratios") over $rounds rounds"
+    echo "KBENCH MEASURE round-trip-ab-ratio B/A $(median "$ratios") (median of the rounds' ratios:$ratios); A $(ratio "$a" "$c")x C, B $(ratio "$b" "$c")x C (medians: A $a ms, B $b ms, C $c ms)"
+    result round-trip-ab PASS "B/A $(median "$ratios") over $rounds rounds"
 }
 
 # Not among the default scenarios: `Tests/kernel/run.sh --only round_trip_trace`. The

@@ -21,6 +21,11 @@ struct NotificationBatch: Sendable {
         @usableFromInline let handle: UInt16
         @usableFromInline let isIndication: Bool
         @usableFromInline let end: Int
+
+        /// The same value with its bytes `offset` further along.
+        func moved(by offset: Int) -> Entry {
+            Entry(handle: handle, isIndication: isIndication, end: end + offset)
+        }
     }
 
     @usableFromInline private(set) var bytes: [UInt8] = []
@@ -42,9 +47,7 @@ struct NotificationBatch: Sendable {
         let offset = bytes.count
         bytes.append(contentsOf: other.bytes)
         entries.reserveCapacity(entries.count + other.entries.count)
-        for entry in other.entries {
-            entries.append(Entry(handle: entry.handle, isIndication: entry.isIndication, end: entry.end + offset))
-        }
+        for entry in other.entries { entries.append(entry.moved(by: offset)) }
     }
 
     /// Drops the oldest `n` values (all of them when there are fewer).
@@ -54,10 +57,7 @@ struct NotificationBatch: Sendable {
         let dropped = entries[n - 1].end
         bytes.removeFirst(dropped)
         entries.removeFirst(n)
-        for index in entries.indices {
-            let entry = entries[index]
-            entries[index] = Entry(handle: entry.handle, isIndication: entry.isIndication, end: entry.end - dropped)
-        }
+        for index in entries.indices { entries[index] = entries[index].moved(by: -dropped) }
     }
 
     /// Empties the batch, keeping its arrays' capacity.
