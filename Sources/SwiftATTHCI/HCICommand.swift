@@ -37,6 +37,9 @@ extension HCICommand {
 
     /// The command as a packet: header and parameters.
     public var packet: HCICommandPacket {
+        // A command without parameters (a constant length, once specialized) skips the
+        // empty buffer's making and writing: some 30 instructions of each Read BD_ADDR.
+        if parametersLength == 0 { return HCICommandPacket(opcode: Self.opcode, parameters: []) }
         var bytes = [UInt8](repeating: 0, count: parametersLength)
         bytes.withUnsafeMutableBytes { buffer in
             var writer = ByteWriter(buffer)

@@ -14,30 +14,38 @@ extension HCICommand {
     /// fails with `.commandFailed` naming the status, whichever event carried it.
     @inlinable
     public static func returnParameters(from answer: HCICommandAnswer) throws(HCIError) -> ReturnParameters {
-        switch (answer, completion) {
-        case let (.complete(complete), .commandComplete):
-            let parameters: ReturnParameters
-            do throws(HCIDecodingError) {
-                parameters = try complete.returnParameters(for: Self.self)
-            } catch {
-                throw .malformedResponse(opcode, error)
+        // Switched on the answer itself, not on a tuple of it and the completion: the
+        // tuple was a copy, retaining the return parameters' buffer on every call.
+        switch completion {
+        case .commandComplete:
+            switch answer {
+            case let .complete(complete):
+                let parameters: ReturnParameters
+                do throws(HCIDecodingError) {
+                    parameters = try complete.returnParameters(for: Self.self)
+                } catch {
+                    throw .malformedResponse(opcode, error)
+                }
+                guard parameters.status.isSuccess else { throw .commandFailed(opcode, parameters.status) }
+                return parameters
+            case let .status(status):
+                // A controller may refuse any command with a Command Status error.
+                if !status.status.isSuccess { throw .commandFailed(opcode, status.status) }
+                throw .unexpectedResponse(opcode, "Command Status where Command Complete was expected")
             }
-            guard parameters.status.isSuccess else { throw .commandFailed(opcode, parameters.status) }
-            return parameters
-        case let (.status(status), .commandStatus):
-            guard status.status.isSuccess else { throw .commandFailed(opcode, status.status) }
-            do throws(HCIDecodingError) {
-                return try ReturnParameters(returnParameters: [status.status.rawValue])
-            } catch {
-                throw .malformedResponse(opcode, error)
+        case .commandStatus:
+            switch answer {
+            case let .status(status):
+                guard status.status.isSuccess else { throw .commandFailed(opcode, status.status) }
+                do throws(HCIDecodingError) {
+                    return try ReturnParameters(returnParameters: [status.status.rawValue])
+                } catch {
+                    throw .malformedResponse(opcode, error)
+                }
+            case let .complete(complete):
+                if let status = complete.status, !status.isSuccess { throw .commandFailed(opcode, status) }
+                throw .unexpectedResponse(opcode, "Command Complete where Command Status was expected")
             }
-        case let (.status(status), .commandComplete):
-            // A controller may refuse any command with a Command Status error.
-            if !status.status.isSuccess { throw .commandFailed(opcode, status.status) }
-            throw .unexpectedResponse(opcode, "Command Status where Command Complete was expected")
-        case let (.complete(complete), .commandStatus):
-            if let status = complete.status, !status.isSuccess { throw .commandFailed(opcode, status) }
-            throw .unexpectedResponse(opcode, "Command Complete where Command Status was expected")
         }
     }
 }

@@ -72,6 +72,8 @@ final class LoopbackTransport: HCITransport {
         self.recycled = recycled
     }
 
+    var handsPacketsOverInMemory: Bool { true }
+
     func prepareToWait() -> Bool {
         guard let wakePipe else { return false }
         wakePipe.hostMayBeWaiting.store(true, ordering: .sequentiallyConsistent)

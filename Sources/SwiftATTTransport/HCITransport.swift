@@ -37,6 +37,11 @@ public protocol HCITransport: AnyObject {
     /// makes these calls keeps the descriptor's plain meaning (readable when packets
     /// wait). A transport whose input arrives only through its descriptor answers false.
     func prepareToWait() -> Bool
+    /// True for a transport whose packets are handed over in memory, which answers
+    /// `prepareToWait()`; false (the default) for one whose input arrives only through its
+    /// descriptor: a loop then makes neither call, two calls through the witness table
+    /// a turn, with the existential retained around each.
+    var handsPacketsOverInMemory: Bool { get }
     /// The loop's `poll(2)` returned: it is running again, and will call
     /// `prepareToWait()` before it next blocks.
     func finishedWaiting()
@@ -45,6 +50,7 @@ public protocol HCITransport: AnyObject {
 extension HCITransport {
     /// Input arrives through the descriptor alone.
     public func prepareToWait() -> Bool { false }
+    public var handsPacketsOverInMemory: Bool { false }
     public func finishedWaiting() {}
 
     /// The command encoded into an array and sent as any packet.

@@ -82,6 +82,9 @@ scenario_open() {
 # in the same boot: eleven runs of 400 Read BD_ADDR each, alternating (a run catches the
 # guest and the host fast or slow: round_trip_ab's A/A boots), and the system calls
 # each makes per round trip (strace -f -c over 200 and 2000 round trips, differenced).
+# Between the two in each run, Swift's floor (Tests/kernel/async_floor.swift: a task on a
+# loop executor awaiting each answer, no host stack): what of swift-att's excess over C
+# is the concurrency runtime's, and what the host's own.
 round_trip_median() { sed -n 's/^.*round trip: median \([0-9.]*\) ms.*/\1/p' "$1"; }
 # median LIST: the middle of a space-separated list of numbers (the upper one of an even count).
 median() { echo "$1" | tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1] }'; }
@@ -116,16 +119,21 @@ round_trip_switches() {
                (f["/tmp/usage.2000"] - f["/tmp/usage.200"]) / 1800, (v["/tmp/usage.2000"] - v["/tmp/usage.200"]) / 1800, (i["/tmp/usage.2000"] - i["/tmp/usage.200"]) / 1800 }' /tmp/usage.200 /tmp/usage.2000
 }
 scenario_round_trip() {
-    swift_medians="" c_medians="" ratios=""
+    swift_medians="" floor_medians="" c_medians="" ratios="" floor_ratios="" over_floor=""
     for run in 1 2 3 4 5 6 7 8 9 10 11; do
         $SWIFT_ATT info --transport hci0 --bonds $GUEST_BONDS --round-trips 400 >/tmp/rt.swift 2>&1
+        /bin/async_floor info --transport hci0 --round-trips 400 >/tmp/rt.floor 2>&1
         /bin/hci_baseline round-trip hci0 400 >/tmp/rt.c 2>&1
-        s=$(round_trip_median /tmp/rt.swift) c=$(round_trip_median /tmp/rt.c)
+        s=$(round_trip_median /tmp/rt.swift) f=$(round_trip_median /tmp/rt.floor) c=$(round_trip_median /tmp/rt.c)
         swift_medians="$swift_medians $s"
+        floor_medians="$floor_medians $f"
         c_medians="$c_medians $c"
         [ -n "$s" ] && [ -n "$c" ] && ratios="$ratios $(ratio "$s" "$c")"
+        [ -n "$f" ] && [ -n "$c" ] && floor_ratios="$floor_ratios $(ratio "$f" "$c")"
+        [ -n "$s" ] && [ -n "$f" ] && over_floor="$over_floor $(ratio "$s" "$f")"
     done
     echo "KBENCH MEASURE hci-round-trip-pairs swift-att$swift_medians ms; C$c_medians ms (eleven alternating runs of 400); each run's ratio$ratios, median $(median "$ratios")×"
+    echo "KBENCH MEASURE hci-round-trip-floor Swift's floor$floor_medians ms, each run ÷ C$floor_ratios, median $(median "$floor_ratios")×; swift-att ÷ the floor, median of the runs $(median "$over_floor")× (async_floor.swift, between the two in each run)"
     swift_median=$(median "$swift_medians")
     c_median=$(median "$c_medians")
     if [ -n "$swift_median" ] && [ -n "$c_median" ]; then

@@ -366,6 +366,7 @@ class Bench:
         for key, label in [('boot', 'guest boot'), ('hci0', 'hci0 ready'),
                            ('hci-round-trip', 'HCI round trip, kernel path'), ('baseline-round-trip', '  same binary over TCP, no kernel'),
                            ('hci-round-trip-vs-c', '  swift-att ÷ C on hci0'), ('hci-round-trip-pairs', '  each run'),
+                           ('hci-round-trip-floor', "  Swift's async floor"),
                            ('hci0-syscalls', '  system calls per round trip'),
                            ('hci0-round-trip-cpu', '  CPU per round trip'),
                            ('notification-rate', 'notification rate, kernel path'),

@@ -116,6 +116,10 @@ BINARY=${KERNEL_BENCH_SWIFT_ATT:-$ROOT/.build/release/swift-att}
 # KERNEL_BENCH_SWIFT_ATT_B=PATH boots a second build beside it, as /bin/swift-att-b, for
 # the round_trip_ab scenario: both builds measured in turn in the same boot.
 BINARY_B=${KERNEL_BENCH_SWIFT_ATT_B:-}
+# The round trip of Swift's concurrency runtime with no host stack (async_floor.swift),
+# which the round_trip scenario times between swift-att and C.
+FLOOR=$WORK/async_floor
+swiftc -O -swift-version 6 -static-stdlib "$HERE/async_floor.swift" -o "$FLOOR"
 
 # ---------------------------------------------------------------- 4. initramfs
 step "initramfs"
@@ -124,10 +128,11 @@ rm -rf "$R" && mkdir -p "$R"/{bin,etc,proc,sys,dev,tmp,lib64,lib/modules/"$KV"}
 cp /bin/busybox "$R/bin/busybox"
 strip -o "$R/bin/swift-att" "$BINARY"
 [ -z "$BINARY_B" ] || strip -o "$R/bin/swift-att-b" "$BINARY_B"
+strip -o "$R/bin/async_floor" "$FLOOR"
 install -m 755 "$HERE/guest-init.sh" "$R/init"
 install -m 644 "$HERE/guest-scenarios.sh" "$R/guest-scenarios.sh"
 # The glibc (and libbluetooth, libcrypto) swift-att links against, where ld-linux looks for them.
-for lib in $(ldd "$BINARY" $BINARY_B | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
+for lib in $(ldd "$BINARY" $BINARY_B "$FLOOR" | awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
     case $lib in
         */ld-linux-x86-64.so.2) cp -L "$lib" "$R/lib64/ld-linux-x86-64.so.2" ;;
         *) mkdir -p "$R$(dirname "$lib")" && cp -L "$lib" "$R$lib" ;;

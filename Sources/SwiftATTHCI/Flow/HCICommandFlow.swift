@@ -112,7 +112,7 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
     /// command goes first. The common case, one command at a time, touches no queue and
     /// no array of packets (a few hundred instructions of a round trip).
     @inlinable
-    public mutating func admit(_ packet: HCICommandPacket, token: Token, timeout: Duration,
+    public mutating func admit(_ packet: consuming HCICommandPacket, token: consuming Token, timeout: Duration,
                                now: MonotonicInstant) -> HCICommandPacket? {
         guard granted > 0, waitingStart == waiting.count else {
             waiting.append(Waiting(token: token, packet: packet, timeout: timeout))
@@ -228,6 +228,9 @@ public struct HCICommandFlow<Token: Sendable>: Sendable {
             abandoned[opcode] = owed == 1 ? nil : owed - 1
             return nil
         }
+        // One command in flight, the usual case: taken off the end, not through
+        // `remove(at:)`'s general move of the elements after it.
+        if inFlight.count == 1 { return inFlight[0].opcode == opcode ? inFlight.removeLast().token : nil }
         guard let i = inFlight.firstIndex(where: { $0.opcode == opcode }) else { return nil }
         return inFlight.remove(at: i).token
     }

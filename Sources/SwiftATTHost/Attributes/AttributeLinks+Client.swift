@@ -142,8 +142,15 @@ extension AttributeLinks {
 
     /// Hands each listener the values staged for it during the batch just handled,
     /// then resumes the consumers that were waiting for some.
+    ///
+    /// The look for nothing staged is inlined into the loop's turn, which asks after
+    /// every read: a call to learn that was a tenth of the turn's own checks (callgrind).
+    @inline(__always)
     func flushNotifications() {
-        guard !stagedNotifications.isEmpty else { return }
+        if !stagedNotifications.isEmpty { flushStagedNotifications() }
+    }
+
+    private func flushStagedNotifications() {
         for staging in stagedNotifications {
             switch staging.flush() {
             case .none: break
@@ -172,8 +179,13 @@ extension AttributeLinks {
     /// a thread wake-up (a third of the CPU time of a stream to eight such consumers
     /// when it was paid every turn); a busy loop pays it once per few turns, and a loop
     /// about to sleep pays it at once, so an idle link adds no delay.
+    /// Its look for nobody owed is inlined into the turn, as `flushNotifications`' is.
+    @inline(__always)
     func wakeOwedConsumers(idle: Bool) {
-        guard !owedWakes.isEmpty else { return }
+        if !owedWakes.isEmpty { wakeSomeOwedConsumers(idle: idle) }
+    }
+
+    private func wakeSomeOwedConsumers(idle: Bool) {
         owedWakeAge += 1
         if idle || owedWakeAge >= Self.owedWakeTurns {
             for staging in owedWakes {

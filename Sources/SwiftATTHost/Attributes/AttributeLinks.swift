@@ -39,6 +39,10 @@ final class AttributeLinks {
     /// The GATT server every connection's peer may query (a peripheral installs its
     /// database; without one, requests are answered Request Not Supported).
     private(set) var gattServer: GATTServer?
+
+    /// Whether the GATT server has bonded clients' changes for the bond store
+    /// (`BondSync`), asked every turn.
+    var hasBondedClientChanges: Bool { gattServer?.bondedClientChanges.isEmpty == false }
     /// Checks a Signed Write Command against the signer's bond (the security floor):
     /// whether its key is authenticated, or nil to drop it.
     var signedWriteCheck: ((UInt16, SignedWriteCommand) -> Bool?)?

@@ -123,8 +123,15 @@ final class CreditBasedChannels {
     }
 
     /// Hands each channel's SDUs of this read to its reader, one wake-up per channel.
+    ///
+    /// The look for nothing staged is inlined into the loop's turn, which asks after
+    /// every read (`AttributeLinks.flushNotifications` says why).
+    @inline(__always)
     func flushStaged() {
-        guard !staged.isEmpty else { return }
+        if !staged.isEmpty { flushStagedSDUs() }
+    }
+
+    private func flushStagedSDUs() {
         for slot in staged {
             slot.inbox.append(contentsOf: &slot.staged)?.resume()
         }

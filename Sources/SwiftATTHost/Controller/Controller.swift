@@ -74,8 +74,8 @@ public final class Controller: Sendable {
     /// Hands a `send` to the loop: not inlinable, so that the loop stays out of the
     /// module's interface.
     @usableFromInline
-    func submit(_ packet: HCICommandPacket, timeout: Duration, reply: CommandReply) {
-        loop.submit(packet, timeout: timeout, waiter: .reply(reply, timeout: timeout))
+    func submit(_ packet: consuming HCICommandPacket, timeout: Duration, reply: consuming CommandReply) {
+        loop.submit(packet, timeout: timeout, waiter: .reply(consume reply, timeout: timeout))
     }
 
     /// Sends a raw command packet and returns whichever answer the controller gives.

@@ -29,6 +29,15 @@ final class HostStack {
     /// The scans running on this controller (`Central.scan`), sharing one.
     let scanning: SharedScanning
     let bondSync: BondSync
+    /// `l2cap.creditBased` and `hci.transport` again, as constants of the stack: read
+    /// through `L2CAPChannels`' variable, or returned by a getter, each was retained and
+    /// released around every use, and a turn of the loop uses them six times (callgrind,
+    /// a command round trip: some 250 instructions of the host's 4,500).
+    let creditBased: CreditBasedChannels
+    let transport: any HCITransport
+    /// Whether `transport` hands packets over in memory (`HCITransport.handsPacketsOverInMemory`):
+    /// only then does the loop ask it before and after each `poll(2)`.
+    let transportHandsOverInMemory: Bool
 
     /// Restarts the controller after a Hardware Error; installed by `Controller.start()`
     /// (a controller nobody started is left for its user to reset). Called on the loop
@@ -53,6 +62,9 @@ final class HostStack {
         security = SecurityManager(l2cap: l2cap, hci: hci)
         scanning = SharedScanning(hci: hci)
         bondSync = BondSync(store: security.bonds)
+        creditBased = l2cap.creditBased
+        self.transport = transport
+        transportHandsOverInMemory = transport.handsPacketsOverInMemory
         // A peer that bonds during a connection keeps its GATT configuration from then on.
         security.bonded = { [unowned attributes, unowned l2cap] handle, identity in
             attributes.setBond(identity, on: handle)
@@ -67,7 +79,6 @@ final class HostStack {
         }
     }
 
-    var transport: any HCITransport { hci.transport }
     var isRunning: Bool { hci.isRunning }
     var stopReason: ControllerError? { hci.stopReason }
 
@@ -112,10 +123,18 @@ final class HostStack {
         case let (pairing?, bonds?): others = min(pairing, bonds)
         case let (pairing, bonds): others = pairing ?? bonds
         }
-        if let channels = l2cap.creditBased.nextDeadline { others = others.map { min($0, channels) } ?? channels }
+        if let channels = creditBased.nextDeadline { others = others.map { min($0, channels) } ?? channels }
         guard let others else { return earliest }
         return earliest.map { min($0, others) } ?? others
     }
+
+    /// The earliest deadline (`nextDeadline`) as the loop saw it before it last blocked
+    /// in `poll(2)`. A turn that began after that wait has nothing to expire unless this
+    /// has passed: what the turn itself sets is timed from its start (`beginTurn`) plus
+    /// a timeout, so it lies ahead. Four floors asked every turn were some 80
+    /// instructions of a command round trip (callgrind). A turn after a wait that did
+    /// not block (the loop did not look) expires every floor, as before.
+    @exclusivity(unchecked) var deadlineBeforeWaiting: MonotonicInstant?
 
     /// The loop's turn began at `now` (its one clock read, right after `poll(2)`): what
     /// is read, sent and answered in the turn is timed from it.
@@ -129,10 +148,10 @@ final class HostStack {
     func readTransport() {
         defer {
             attributes.flushNotifications()
-            l2cap.creditBased.flushStaged()
+            creditBased.flushStaged()
         }
         do throws(TransportError) {
-            try hci.transport.receive { packet in deliver(packet) }
+            try transport.receive { packet in deliver(packet) }
         } catch {
             hci.fail(.transport(error))
         }
@@ -156,7 +175,7 @@ final class HostStack {
             security.connected(connection)
             let bond = security.bondedIdentity(of: connection.handle)
             attributes.attach(connection, bond: bond)
-            if bond != nil { l2cap.creditBased.setKeyAvailable(on: connection.handle) }
+            if bond != nil { creditBased.setKeyAvailable(on: connection.handle) }
         case let .disconnected(handle, reason):
             l2cap.disconnected(handle, reason: reason)
             security.disconnected(handle)
@@ -165,7 +184,7 @@ final class HostStack {
             attributes.signalRoomIfWaiting()
         case .buffersFreed:
             attributes.drainWaitingCommands()
-            l2cap.creditBased.drain()
+            creditBased.drain()
             attributes.signalRoomIfWaiting()
         case let .hardwareError(code):
             hardwareError(code)
@@ -174,7 +193,7 @@ final class HostStack {
         case let .encryptionChanged(handle, status, enabled):
             if let level = security.encryptionChanged(handle, status: status, enabled: enabled, now: receivedAt) {
                 attributes.setSecurity(level, on: handle)
-                l2cap.creditBased.setSecurity(level, on: handle)
+                creditBased.setSecurity(level, on: handle)
             }
         }
     }
@@ -184,7 +203,7 @@ final class HostStack {
         hci.expire(now: now)
         attributes.expire(now: now)
         security.expire(now: now)
-        l2cap.creditBased.expire(now: now)
+        creditBased.expire(now: now)
     }
 
     /// The end of the turn: ACL queued during it goes out together, Write Commands that
@@ -194,7 +213,7 @@ final class HostStack {
         attributes.wakeOwedConsumers(idle: false)
         // What the turn changed in bonded clients' state (and sign counters) reaches the
         // bond store, and its file when `BondSync`'s interval allows.
-        if hci.isRunning, bondSync.hasWork(server: attributes.gattServer) {
+        if hci.isRunning, bondSync.hasWork(serverChanged: attributes.hasBondedClientChanges) {
             bondSync.turn(server: attributes.gattServer, now: .readBootClock())
         }
         // Values applied this turn give their slots back even when they went to nobody
@@ -224,7 +243,7 @@ final class HostStack {
         let stopped = hci.stopReason ?? reason
         attributes.shutdown(.controllerStopped(stopped))
         security.shutdown(stopped)
-        l2cap.creditBased.shutdown(stopped)
+        creditBased.shutdown(stopped)
         recoveryListeners.finishAll()
         recovery = nil
         hci.shutdown(stopped)

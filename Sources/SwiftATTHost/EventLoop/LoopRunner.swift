@@ -154,9 +154,14 @@ final class LoopRunner: Sendable {
     /// written at once (`LoopOwnWork.commandsGoDirect`): in the order it would have
     /// been, without a trip through the queue and a round of the loop. Otherwise it is
     /// queued as other work is.
-    func send(_ packet: HCICommandPacket, timeout: Duration, waiter: CommandWaiter, forHost slot: Int) {
+    func send(_ packet: consuming HCICommandPacket, timeout: Duration, waiter: consuming CommandWaiter, forHost slot: Int) {
         if onLoopThread, let stack = own.pointee.directStack(forHost: slot), !mayHoldItems.load(ordering: .acquiring) {
-            return stack._withUnsafeGuaranteedRef { $0.hci.send(packet, timeout: timeout, waiter: waiter) }
+            // Moved into the closure through optionals, as `append` moves its item.
+            var moving = Optional((consume packet, consume waiter))
+            return stack._withUnsafeGuaranteedRef { stack in
+                let (packet, waiter) = moving.take()!
+                stack.hci.send(packet, timeout: timeout, waiter: waiter)
+            }
         }
         _ = enqueue(.command(packet, timeout: timeout, waiter), forHost: slot)
     }
@@ -205,7 +210,10 @@ final class LoopRunner: Sendable {
             // wait: nothing wrote to its descriptor while the loop was running.
             let pending = hosts.askTransportsBeforeWaiting() || !own.pointee.jobs.isEmpty
                 || (mayHoldItems.load(ordering: .acquiring) && state.withLock { !$0.items.isEmpty })
-            let timeout = pending ? 0 : Self.timeout(until: hosts.earliestDeadline, from: now)
+            // Looked at only before a blocking wait; a turn after one expires only the
+            // hosts whose deadline it saw has passed (`HostStack.deadlineBeforeWaiting`).
+            let lookedAtDeadlines = !pending
+            let timeout = pending ? 0 : Self.timeout(until: hosts.lookAtDeadlines(), from: now)
             if !pending {
                 hosts.forEachStack { _, stack in stack.beforeSleeping() }
             }
@@ -217,7 +225,7 @@ final class LoopRunner: Sendable {
             }
             now = .readBootClock()
             hosts.forEachStack { _, stack in
-                stack.transport.finishedWaiting()
+                if stack.transportHandsOverInMemory { stack.transport.finishedWaiting() }
                 stack.beginTurn(at: now)
             }
             if hosts.descriptors[0].revents != 0 { wake.drain() }
@@ -236,7 +244,7 @@ final class LoopRunner: Sendable {
             while rounds < Self.roundsPerTurn, runQueue(&ready, &readyJobs, hosts: &hosts, executor: executor) { rounds += 1 }
             var stopped = false
             hosts.forEachStack { _, stack in
-                stack.expire(now: now)
+                if !lookedAtDeadlines || stack.deadlineBeforeWaiting.map({ $0 <= now }) ?? false { stack.expire(now: now) }
                 stack.endTurn()
                 stopped = stopped || !stack.isRunning
             }
@@ -321,6 +329,9 @@ final class LoopRunner: Sendable {
         var updates: [[UInt8]] = []
         var updatesSlot = 0
         var updatesCharacteristic: GATTCharacteristic?
+        /// Whether any record's transport hands packets over in memory: if none does,
+        /// a turn asks none of them (`askTransportsBeforeWaiting`).
+        private var anyHandsOverInMemory = false
 
         init(wake: Int32) {
             descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
@@ -354,11 +365,14 @@ final class LoopRunner: Sendable {
             return stacks[index]._withUnsafeGuaranteedRef(body)
         }
 
-        /// The earliest deadline of any host, found without allocating (every turn).
-        var earliestDeadline: MonotonicInstant? {
+        /// The earliest deadline of any host, found without allocating (every turn the
+        /// loop may block), each host's noted in its `deadlineBeforeWaiting`.
+        func lookAtDeadlines() -> MonotonicInstant? {
             var earliest: MonotonicInstant?
             forEachStack { _, stack in
-                guard let deadline = stack.nextDeadline else { return }
+                let deadline = stack.nextDeadline
+                stack.deadlineBeforeWaiting = deadline
+                guard let deadline else { return }
                 if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
             }
             return earliest
@@ -368,11 +382,14 @@ final class LoopRunner: Sendable {
         /// wait (`HCITransport.prepareToWait`), and notes the answer in its record.
         /// True if any does: the loop then polls without blocking.
         mutating func askTransportsBeforeWaiting() -> Bool {
+            guard anyHandsOverInMemory else { return false }
             var any = false
             var index = 0
             while index < stacks.count {
-                let waiting = stacks[index]._withUnsafeGuaranteedRef { $0.transport.prepareToWait() }
-                records[index].packetsWaiting = waiting
+                let waiting = stacks[index]._withUnsafeGuaranteedRef { $0.transportHandsOverInMemory && $0.transport.prepareToWait() }
+                // Written only when it changes: a write to the array checks that it is
+                // unique first, every turn.
+                if records[index].packetsWaiting != waiting { records[index].packetsWaiting = waiting }
                 any = any || waiting
                 index += 1
             }
@@ -382,6 +399,7 @@ final class LoopRunner: Sendable {
         mutating func add(_ record: HostRecord) {
             records.append(record)
             stacks.append(Unmanaged.passUnretained(record.stack))
+            anyHandsOverInMemory = anyHandsOverInMemory || record.stack.transportHandsOverInMemory
             descriptors.append(pollfd(fd: record.stack.transport.fileDescriptor, events: Int16(POLLIN), revents: 0))
         }
 
@@ -389,6 +407,7 @@ final class LoopRunner: Sendable {
         mutating func removeStopped() {
             records.removeAll { !$0.stack.isRunning }
             stacks = records.map { Unmanaged.passUnretained($0.stack) }
+            anyHandsOverInMemory = records.contains { $0.stack.transportHandsOverInMemory }
             rebuildDescriptors()
         }
 

@@ -100,7 +100,10 @@ final class HCIConversation {
 
     /// Sends `packet` when the controller has a command credit for it; `waiter` gets its
     /// answer, or why there was none.
-    func send(_ packet: HCICommandPacket, timeout: Duration, waiter: CommandWaiter) {
+    /// The packet and the waiter are handed over, not copied, all the way from
+    /// `Controller.send` to the command flow and the transport: each copy retained its
+    /// payload and the caller's end released it again (callgrind, a round trip).
+    func send(_ packet: consuming HCICommandPacket, timeout: Duration, waiter: consuming CommandWaiter) {
         guard isRunning else { return waiter.settle(.failure(stopReason ?? .closed)) }
         if let packet = commands.admit(packet, token: waiter, timeout: timeout, now: now) { write(packet) }
     }
@@ -160,8 +163,13 @@ final class HCIConversation {
     }
 
     /// Sends the commands that waited for the credits an answer just granted.
+    /// Its look for nothing to release is inlined into each answer's handling.
+    @inline(__always)
     private func releaseWaitingCommands() {
-        guard commands.canRelease else { return }
+        if commands.canRelease { releaseCommands() }
+    }
+
+    private func releaseCommands() {
         var send = takeSend()
         commands.release(now: now, into: &send)
         write(send)

@@ -78,9 +78,16 @@ final class BondSync {
     }
 
     /// Whether this turn has anything to do; a cheap look, made every turn.
+    /// `serverChanged`: the GATT server has bonded clients' changes to stage
+    /// (`AttributeLinks.hasBondedClientChanges`, looked at where the server is held: a
+    /// server passed in here was retained and released every turn).
+    func hasWork(serverChanged: Bool) -> Bool {
+        serverChanged || (store.hasUnsavedChanges && failedAt != store.stagedChanges)
+    }
+
+    /// `hasWork(serverChanged:)` for `server` as it stands.
     func hasWork(server: GATTServer?) -> Bool {
-        if let server, !server.bondedClientChanges.isEmpty { return true }
-        return store.hasUnsavedChanges && failedAt != store.stagedChanges
+        hasWork(serverChanged: server.map { !$0.bondedClientChanges.isEmpty } ?? false)
     }
 
     /// A turn: the server's changes are staged, and what is staged is written when the
