@@ -36,6 +36,11 @@ extension HCICommand {
     public static var completion: HCICommandCompletion { .commandComplete }
 
     /// The command as a packet: header and parameters.
+    ///
+    /// Inlinable, so that `Controller.send` (inlinable in its caller's module) gets it
+    /// specialized for its command: called generic, it asked the command's witness
+    /// table for the opcode and the length on every command.
+    @inlinable
     public var packet: HCICommandPacket {
         // A command without parameters (a constant length, once specialized) skips the
         // empty buffer's making and writing: some 30 instructions of each Read BD_ADDR.

@@ -5,7 +5,10 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    /// The opcode of group `ogf` and command `ocf`.
+    /// The opcode of group `ogf` and command `ocf`. Inlinable, as every command's
+    /// `opcode` is: a constant where a command is sent or its answer matched, not a
+    /// stored static read through its accessor.
+    @inlinable
     public init(ogf: UInt8, ocf: UInt16) {
         rawValue = UInt16(ogf & 0x3F) << 10 | (ocf & 0x3FF)
     }

@@ -38,7 +38,10 @@ public final class HCISocketTransport: HCITransport {
     static let batch = 8
     static let slot = 1 + 4 + 65535
     /// How long `send` may wait for the kernel to take a packet before failing.
-    public var writeTimeout: Duration = .seconds(5)
+    /// Read on every write, so without a run-time exclusivity check (one per command
+    /// round trip): like the descriptor, it is set by the transport's owner between
+    /// uses, never during one.
+    @exclusivity(unchecked) public var writeTimeout: Duration = .seconds(5)
 
     /// `hci0` → 0. Anything else is not an adapter name.
     public static func index(of name: String) -> UInt16? {

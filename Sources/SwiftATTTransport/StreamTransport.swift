@@ -18,7 +18,10 @@ public final class StreamTransport: HCITransport {
     /// A TCP (or any) socket rather than a serial port: writes go with MSG_NOSIGNAL.
     private let isSocket: Bool
     /// How long `send` may wait for the peer to drain before failing.
-    public var writeTimeout: Duration = .seconds(5)
+    /// Read on every write, so without a run-time exclusivity check (one per command
+    /// round trip): like the descriptor, it is set by the transport's owner between
+    /// uses, never during one.
+    @exclusivity(unchecked) public var writeTimeout: Duration = .seconds(5)
 
     /// Takes ownership of `fileDescriptor`, which is made non-blocking.
     public init(name: String, fileDescriptor: Int32) throws(TransportError) {

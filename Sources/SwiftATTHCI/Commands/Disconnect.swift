@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_Disconnect: end a connection; answered by Command Status, then Disconnection
 /// Complete. Core 5.4 Vol 4 Part E §7.1.6.
 public struct Disconnect: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x01, ocf: 0x0006)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x01, ocf: 0x0006) }
     public static let completion = HCICommandCompletion.commandStatus
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Add_Device_To_Filter_Accept_List: add a device that filter policies then
 /// accept. Core 5.4 Vol 4 Part E §7.8.16.
 public struct LEAddDeviceToFilterAcceptList: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0011)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0011) }
     /// Address_Type: public, random, or anonymous (0xFF: all anonymous advertisements).
     public var addressType: LEAddressType
     /// The device to add to the list.

@@ -7,7 +7,7 @@ import SwiftATTCore
 /// The list may change only while address resolution is off or nothing advertises,
 /// scans or initiates (§7.8.38): otherwise Command Disallowed.
 public struct LEAddDeviceToResolvingList: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0027)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0027) }
     /// Peer_Identity_Address, its kind the Peer_Identity_Address_Type (public or static random).
     public var peerIdentityAddress: BluetoothAddress
     /// Peer_IRK, least significant octet first on the wire; zero for a peer without one.

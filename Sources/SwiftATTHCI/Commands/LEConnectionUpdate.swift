@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Connection_Update: ask for new connection parameters; answered by Command
 /// Status, then LE Connection Update Complete. Core 5.4 Vol 4 Part E §7.8.18.
 public struct LEConnectionUpdate: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0013)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0013) }
     public static let completion = HCICommandCompletion.commandStatus
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Create_Connection: initiate a connection over legacy advertising; answered by
 /// Command Status, then LE (Enhanced) Connection Complete. Core 5.4 Vol 4 Part E §7.8.12.
 public struct LECreateConnection: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x000D)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x000D) }
     public static let completion = HCICommandCompletion.commandStatus
     /// LE_Scan_Interval, in units of 0.625 ms.
     public var scanInterval: UInt16

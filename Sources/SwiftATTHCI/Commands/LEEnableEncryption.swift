@@ -4,7 +4,7 @@ import SwiftATTCore
 /// a central starts or refreshes encryption with a key; answered by Command Status, then
 /// Encryption Change or Encryption Key Refresh Complete. Core 5.4 Vol 4 Part E §7.8.24.
 public struct LEEnableEncryption: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0019)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0019) }
     public static let completion = HCICommandCompletion.commandStatus
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16

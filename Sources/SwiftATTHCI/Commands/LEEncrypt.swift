@@ -6,7 +6,7 @@ import SwiftATTCore
 /// Key, plaintext and result travel least significant octet first, so each is a
 /// little-endian `UInt128` here.
 public struct LEEncrypt: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0017)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0017) }
     /// Key: the AES-128 key, most significant octet first.
     public var key: UInt128
     /// Plaintext_Data: the block to encrypt, most significant octet first.

@@ -9,7 +9,7 @@ import SwiftATTCore
 /// blocks follow, in that order; here it is implied by which of `le1M`, `le2M`, `leCoded`
 /// are set. LE 2M only gives connection parameters (nobody scans on 2M).
 public struct LEExtendedCreateConnection: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0043)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0043) }
     public static let completion = HCICommandCompletion.commandStatus
 
     /// The scan and connection parameters for one PHY.

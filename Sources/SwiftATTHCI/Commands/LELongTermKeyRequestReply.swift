@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Long_Term_Key_Request_Reply: a peripheral gives the key for the peer's LE Long
 /// Term Key Request. Core 5.4 Vol 4 Part E §7.8.25.
 public struct LELongTermKeyRequestReply: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x001A)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x001A) }
     public typealias ReturnParameters = HCIConnectionHandleReturn
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16

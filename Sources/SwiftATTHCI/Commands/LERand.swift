@@ -2,7 +2,7 @@ import SwiftATTCore
 
 /// HCI_LE_Rand: eight random octets from the controller. Core 5.4 Vol 4 Part E §7.8.23.
 public struct LERand: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0018)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0018) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Advertising_Physical_Channel_Tx_Power: the power legacy advertising
 /// uses, for the TX Power Level AD type. Core 5.4 Vol 4 Part E §7.8.6.
 public struct LEReadAdvertisingPhysicalChannelTxPower: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0007)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0007) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

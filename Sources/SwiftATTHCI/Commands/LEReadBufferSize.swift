@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Buffer_Size [v1]: the controller's LE ACL buffers; a length of 0 means
 /// LE shares the buffers Read Buffer Size reports. Core 5.4 Vol 4 Part E §7.8.2.
 public struct LEReadBufferSize: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0002)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0002) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Buffer_Size [v2]: the LE ACL buffers and the ISO buffers.
 /// Core 5.4 Vol 4 Part E §7.8.2.
 public struct LEReadBufferSizeV2: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0060)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0060) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Filter_Accept_List_Size: how many entries the list holds at most.
 /// Core 5.4 Vol 4 Part E §7.8.14.
 public struct LEReadFilterAcceptListSize: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x000F)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x000F) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -4,7 +4,7 @@ import SwiftATTCore
 ///
 /// Bumble's virtual controller (0.0.236) lists it and never answers it (BENCH.md quirk 1).
 public struct LEReadLocalResolvableAddress: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002C)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x002C) }
     public typealias ReturnParameters = HCIResolvableAddressReturn
     /// Peer_Identity_Address, its kind the Peer_Identity_Address_Type.
     public var peerIdentityAddress: BluetoothAddress

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Local_Supported_Features: the controller's LE features (page 0).
 /// Core 5.4 Vol 4 Part E §7.8.3.
 public struct LEReadLocalSupportedFeatures: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0003)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0003) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Maximum_Advertising_Data_Length: the most advertising or scan response
 /// data one extended set can hold. Core 5.4 Vol 4 Part E §7.8.57.
 public struct LEReadMaximumAdvertisingDataLength: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x003A)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x003A) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

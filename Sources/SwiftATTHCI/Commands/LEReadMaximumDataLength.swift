@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Maximum_Data_Length: the largest LL payloads and times the controller
 /// supports. Core 5.4 Vol 4 Part E §7.8.46.
 public struct LEReadMaximumDataLength: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002F)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x002F) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Number_of_Supported_Advertising_Sets: how many extended advertising sets
 /// the controller can hold at once. Core 5.4 Vol 4 Part E §7.8.58.
 public struct LEReadNumberOfSupportedAdvertisingSets: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x003B)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x003B) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_PHY: the PHYs a connection uses now (Bumble always says 1M).
 /// Core 5.4 Vol 4 Part E §7.8.47.
 public struct LEReadPHY: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0030)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0030) }
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
 

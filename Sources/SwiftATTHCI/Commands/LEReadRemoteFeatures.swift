@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Remote_Features: ask the peer for its LE features; answered by Command
 /// Status, then LE Read Remote Features Complete. Core 5.4 Vol 4 Part E §7.8.21.
 public struct LEReadRemoteFeatures: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0016)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0016) }
     public static let completion = HCICommandCompletion.commandStatus
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Resolving_List_Size: how many identities the controller can resolve at
 /// once (it may hold fewer, sharing memory with other lists). Core 5.4 Vol 4 Part E §7.8.41.
 public struct LEReadResolvingListSize: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002A)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x002A) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

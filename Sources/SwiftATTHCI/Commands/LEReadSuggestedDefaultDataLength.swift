@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Read_Suggested_Default_Data_Length: the LL payload and time the controller
 /// proposes on new connections. Core 5.4 Vol 4 Part E §7.8.34.
 public struct LEReadSuggestedDefaultDataLength: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0023)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0023) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

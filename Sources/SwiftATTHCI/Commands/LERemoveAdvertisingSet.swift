@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Remove_Advertising_Set: delete one extended advertising set.
 /// Core 5.4 Vol 4 Part E §7.8.59.
 public struct LERemoveAdvertisingSet: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x003C)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x003C) }
     /// Advertising_Handle: which advertising set.
     public var advertisingHandle: UInt8
 

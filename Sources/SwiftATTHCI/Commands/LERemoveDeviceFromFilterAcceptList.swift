@@ -2,7 +2,7 @@ import SwiftATTCore
 
 /// HCI_LE_Remove_Device_From_Filter_Accept_List. Core 5.4 Vol 4 Part E §7.8.17.
 public struct LERemoveDeviceFromFilterAcceptList: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0012)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0012) }
     /// Address_Type: public, random, or anonymous (0xFF).
     public var addressType: LEAddressType
     /// The device to remove from the list.

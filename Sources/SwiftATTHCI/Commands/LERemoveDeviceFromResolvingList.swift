@@ -6,7 +6,7 @@ import SwiftATTCore
 /// Bumble's virtual controller (0.0.236) lists it as supported and never answers it
 /// (BENCH.md quirk 1), so swift-att re-programs the list with Clear and Add instead.
 public struct LERemoveDeviceFromResolvingList: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0028)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0028) }
     /// Peer_Identity_Address, its kind the Peer_Identity_Address_Type.
     public var peerIdentityAddress: BluetoothAddress
 

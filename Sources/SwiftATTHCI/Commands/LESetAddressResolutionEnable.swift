@@ -6,7 +6,7 @@ import SwiftATTCore
 /// Refused (Command Disallowed) while advertising, scanning or initiating; off after
 /// HCI_Reset.
 public struct LESetAddressResolutionEnable: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002D)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x002D) }
     /// Address_Resolution_Enable: resolve private addresses with the resolving list.
     public var addressResolutionEnable: Bool
 

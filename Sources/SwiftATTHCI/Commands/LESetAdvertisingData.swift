@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Advertising_Data: the AD structures a legacy advertiser sends (at most 31
 /// octets). Core 5.4 Vol 4 Part E §7.8.7.
 public struct LESetAdvertisingData: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0008)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0008) }
     /// Advertising_Data, at most 31 octets; a view into the parsed packet.
     public var advertisingData: ArraySlice<UInt8>
 

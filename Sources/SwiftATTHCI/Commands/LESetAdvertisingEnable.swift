@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Advertising_Enable: start or stop legacy advertising.
 /// Core 5.4 Vol 4 Part E §7.8.9.
 public struct LESetAdvertisingEnable: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x000A)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x000A) }
     /// Advertising_Enable: start (true) or stop.
     public var advertisingEnable: Bool
 

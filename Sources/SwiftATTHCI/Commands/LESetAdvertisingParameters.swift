@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Advertising_Parameters: how a legacy advertiser advertises.
 /// Core 5.4 Vol 4 Part E §7.8.5.
 public struct LESetAdvertisingParameters: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0006)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0006) }
     /// Advertising_Interval_Min, in units of 0.625 ms (0x0020–0x4000: 20 ms–10.24 s).
     public var advertisingIntervalMin: UInt16
     /// Advertising_Interval_Max, in units of 0.625 ms.

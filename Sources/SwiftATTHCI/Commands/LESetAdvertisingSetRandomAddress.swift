@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Advertising_Set_Random_Address: the random address one extended
 /// advertising set uses with own-address type random. Core 5.4 Vol 4 Part E §7.8.52.
 public struct LESetAdvertisingSetRandomAddress: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0035)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0035) }
     /// Advertising_Handle: which advertising set.
     public var advertisingHandle: UInt8
     /// Random_Address: the random address to use.

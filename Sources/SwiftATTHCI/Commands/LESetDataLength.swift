@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Data_Length: suggest the largest LL payload and time for one connection
 /// (Bumble answers 0x01: BENCH.md quirk 8). Core 5.4 Vol 4 Part E §7.8.33.
 public struct LESetDataLength: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0022)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0022) }
     public typealias ReturnParameters = HCIConnectionHandleReturn
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16

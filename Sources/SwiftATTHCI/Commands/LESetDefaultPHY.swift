@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Default_PHY: the PHYs the host prefers for new connections.
 /// Core 5.4 Vol 4 Part E §7.8.48.
 public struct LESetDefaultPHY: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0031)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0031) }
     /// All_PHYs: for which direction the host has no preference.
     public var allPHYs: LESetPHY.AllPHYs
     /// TX_PHYs: the PHYs the host prefers to transmit on.

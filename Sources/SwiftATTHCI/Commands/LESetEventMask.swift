@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Event_Mask: which LE Meta subevents the controller may send.
 /// Core 5.4 Vol 4 Part E §7.8.1.
 public struct LESetEventMask: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0001)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0001) }
 
     /// LE_Event_Mask: bit n enables the subevent with code n + 1.
     public struct Mask: OptionSet, Sendable, Hashable {

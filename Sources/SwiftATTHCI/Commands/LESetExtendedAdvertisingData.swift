@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Extended_Advertising_Data: (a fragment of) an extended advertising set's
 /// AD structures, at most 251 octets per command. Core 5.4 Vol 4 Part E §7.8.54.
 public struct LESetExtendedAdvertisingData: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0037)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0037) }
 
     /// Operation: which part of the whole data this command carries.
     public enum Operation: UInt8, Sendable, Hashable, CaseIterable {

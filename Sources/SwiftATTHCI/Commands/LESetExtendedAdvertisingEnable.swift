@@ -6,7 +6,7 @@ import SwiftATTCore
 /// Disabling with no sets disables every set. The per-set parameters are interleaved on
 /// the wire: handle, duration, max events for set 0, then for set 1, …
 public struct LESetExtendedAdvertisingEnable: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0039)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0039) }
 
     /// One set's entry.
     public struct AdvertisingSet: Sendable, Hashable {

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Extended_Advertising_Parameters [v1]: create or change an extended
 /// advertising set. Core 5.4 Vol 4 Part E §7.8.53.
 public struct LESetExtendedAdvertisingParameters: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0036)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0036) }
     /// Advertising_TX_Power that leaves the choice to the controller.
     public static let noTxPowerPreference: Int8 = 0x7F
 

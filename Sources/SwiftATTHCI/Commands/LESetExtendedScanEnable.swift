@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Extended_Scan_Enable: start or stop extended scanning.
 /// Core 5.4 Vol 4 Part E §7.8.65.
 public struct LESetExtendedScanEnable: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0042)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0042) }
 
     /// Filter_Duplicates.
     public enum FilterDuplicates: UInt8, Sendable, Hashable, CaseIterable {

@@ -6,7 +6,7 @@ import SwiftATTCore
 /// Scanning_PHYs (bit 0 LE 1M, bit 2 LE Coded) says which PHYs follow, in that order;
 /// here it is implied by which of `le1M` and `leCoded` are set.
 public struct LESetExtendedScanParameters: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0041)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0041) }
 
     /// The scan parameters for one PHY.
     public struct PHYParameters: Sendable, Hashable {

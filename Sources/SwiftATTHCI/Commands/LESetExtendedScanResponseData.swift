@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Extended_Scan_Response_Data: (a fragment of) an extended advertising set's
 /// scan response data, at most 251 octets per command. Core 5.4 Vol 4 Part E §7.8.55.
 public struct LESetExtendedScanResponseData: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0038)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0038) }
     /// Which part of the data this command carries, as for advertising data.
     public typealias Operation = LESetExtendedAdvertisingData.Operation
     /// Whether the controller may fragment the data, as for advertising data.

@@ -4,7 +4,7 @@ import SwiftATTCore
 /// LE PHY Update Complete (Bumble never answers: BENCH.md quirk 1).
 /// Core 5.4 Vol 4 Part E §7.8.49.
 public struct LESetPHY: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0032)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0032) }
     public static let completion = HCICommandCompletion.commandStatus
 
     /// All_PHYs: directions in which the host has no preference (the matching

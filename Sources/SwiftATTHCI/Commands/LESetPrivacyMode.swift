@@ -6,7 +6,7 @@ import SwiftATTCore
 /// The entry must be in the list already; like the list itself it may change only while
 /// address resolution is off or nothing advertises, scans or initiates.
 public struct LESetPrivacyMode: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x004E)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x004E) }
     /// Peer_Identity_Address, its kind the Peer_Identity_Address_Type.
     public var peerIdentityAddress: BluetoothAddress
     /// Privacy_Mode: network or device privacy for the peer.

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Random_Address: the random address used when advertising, scanning or
 /// initiating with own-address type random. Core 5.4 Vol 4 Part E §7.8.4.
 public struct LESetRandomAddress: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0005)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0005) }
     /// Random_Address: the random address to use.
     public var randomAddress: BluetoothAddress
 

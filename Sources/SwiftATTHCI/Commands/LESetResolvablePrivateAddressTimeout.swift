@@ -4,7 +4,7 @@ import SwiftATTCore
 /// resolvable private address it generates before it makes a new one.
 /// Core 5.4 Vol 4 Part E §7.8.45.
 public struct LESetResolvablePrivateAddressTimeout: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x002E)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x002E) }
     /// RPA_Timeout in seconds: 0x0001–0x0E10 (1 s to 1 hour) in Core 5.4, 0x0384 (15
     /// minutes) after reset. Core 4.2 allowed up to 0xA1B8, so a decoded command is
     /// refused only for 0, which no version allows.

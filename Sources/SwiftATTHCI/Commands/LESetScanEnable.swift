@@ -2,7 +2,7 @@ import SwiftATTCore
 
 /// HCI_LE_Set_Scan_Enable: start or stop legacy scanning. Core 5.4 Vol 4 Part E §7.8.11.
 public struct LESetScanEnable: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x000C)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x000C) }
     /// LE_Scan_Enable: start (true) or stop.
     public var scanEnable: Bool
     /// Filter_Duplicates: report each advertiser once per scan (Bumble ignores it).

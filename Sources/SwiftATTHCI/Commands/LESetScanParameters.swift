@@ -2,7 +2,7 @@ import SwiftATTCore
 
 /// HCI_LE_Set_Scan_Parameters: how a legacy scanner scans. Core 5.4 Vol 4 Part E §7.8.10.
 public struct LESetScanParameters: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x000B)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x000B) }
     /// LE_Scan_Type: passive (listen only) or active (send scan requests).
     public var scanType: LEScanType
     /// LE_Scan_Interval, in units of 0.625 ms (0x0004–0x4000: 2.5 ms–10.24 s).

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Set_Scan_Response_Data: the AD structures a legacy advertiser sends in scan
 /// responses (at most 31 octets). Core 5.4 Vol 4 Part E §7.8.8.
 public struct LESetScanResponseData: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0009)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0009) }
     /// Scan_Response_Data, at most 31 octets; a view into the parsed packet.
     public var scanResponseData: ArraySlice<UInt8>
 

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_LE_Write_Suggested_Default_Data_Length: the LL payload and time the controller
 /// should propose on new connections. Core 5.4 Vol 4 Part E §7.8.35.
 public struct LEWriteSuggestedDefaultDataLength: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x08, ocf: 0x0024)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x08, ocf: 0x0024) }
     /// Suggested_Max_TX_Octets (0x001B–0x00FB).
     public var suggestedMaxTxOctets: UInt16
     /// Suggested_Max_TX_Time, in microseconds (0x0148–0x4290).

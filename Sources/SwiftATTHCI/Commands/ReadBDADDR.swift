@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_Read_BD_ADDR: the controller's public device address.
 /// Core 5.4 Vol 4 Part E §7.4.6.
 public struct ReadBDADDR: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x04, ocf: 0x0009)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x04, ocf: 0x0009) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

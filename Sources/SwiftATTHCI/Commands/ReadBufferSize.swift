@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_Read_Buffer_Size: the controller's shared (BR/EDR, and LE when LE Read Buffer Size
 /// reports 0) ACL buffers. Core 5.4 Vol 4 Part E §7.4.5.
 public struct ReadBufferSize: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x04, ocf: 0x0005)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x04, ocf: 0x0005) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

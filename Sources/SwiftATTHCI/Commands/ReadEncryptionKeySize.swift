@@ -6,7 +6,7 @@ import SwiftATTCore
 /// On LE the answer says little: SMP negotiates the key size and the host shortens the
 /// LTK itself (Vol 3 Part H §2.3.4) before the controller sees it as 16 octets.
 public struct ReadEncryptionKeySize: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x05, ocf: 0x0008)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x05, ocf: 0x0008) }
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16
 

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_Read_Local_Supported_Commands: the bitmap of commands the controller supports.
 /// Core 5.4 Vol 4 Part E §7.4.2.
 public struct ReadLocalSupportedCommands: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x04, ocf: 0x0002)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x04, ocf: 0x0002) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_Read_Local_Supported_Features: the controller's LMP features page 0 (bit 38 says
 /// it supports LE at all). Core 5.4 Vol 4 Part E §7.4.3; bits in Vol 2 Part C §3.3.
 public struct ReadLocalSupportedFeatures: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x04, ocf: 0x0003)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x04, ocf: 0x0003) }
     public init() {}
 
     /// LMP_Features page 0, bit n of octet n/8.

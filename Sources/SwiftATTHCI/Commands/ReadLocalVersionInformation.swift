@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_Read_Local_Version_Information: the controller's HCI and LMP/LL versions and
 /// maker. Core 5.4 Vol 4 Part E §7.4.1.
 public struct ReadLocalVersionInformation: HCIParameterlessCommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x04, ocf: 0x0001)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x04, ocf: 0x0001) }
     public init() {}
 
     public struct ReturnParameters: HCIReturnParameters, ByteEncodable, Hashable {

@@ -4,7 +4,7 @@ import SwiftATTCore
 /// answered by Command Status, then Read Remote Version Information Complete (Bumble never
 /// answers: BENCH.md quirk 1). Core 5.4 Vol 4 Part E §7.1.23.
 public struct ReadRemoteVersionInformation: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x01, ocf: 0x001D)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x01, ocf: 0x001D) }
     public static let completion = HCICommandCompletion.commandStatus
     /// Connection_Handle: the connection, as the controller numbers it.
     public var connectionHandle: UInt16

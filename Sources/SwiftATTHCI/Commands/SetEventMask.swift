@@ -3,7 +3,7 @@ import SwiftATTCore
 /// HCI_Set_Event_Mask: which events (page 1) the controller may send.
 /// Core 5.4 Vol 4 Part E §7.3.1.
 public struct SetEventMask: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x03, ocf: 0x0001)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x03, ocf: 0x0001) }
 
     /// Event_Mask: bit n enables the event with code n + 1 (up to LE Meta, 0x3E).
     public struct Mask: OptionSet, Sendable, Hashable {

@@ -4,7 +4,7 @@ import SwiftATTCore
 /// (bit n enables event code n + 65; bit 25 is Encryption Change v2, 0x59).
 /// Core 5.4 Vol 4 Part E §7.3.69.
 public struct SetEventMaskPage2: HCICommand, Hashable {
-    public static let opcode = HCIOpcode(ogf: 0x03, ocf: 0x0063)
+    @inlinable public static var opcode: HCIOpcode { HCIOpcode(ogf: 0x03, ocf: 0x0063) }
     /// Event_Mask_Page_2.
     public var eventMask: UInt64
 

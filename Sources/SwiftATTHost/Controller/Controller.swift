@@ -10,7 +10,10 @@ import SwiftATTTransport
 /// listeners of `events()`. `Sendable`: any task may send commands concurrently.
 public final class Controller: Sendable {
     /// How long a command may go unanswered before it fails.
-    public static let defaultCommandTimeout: Duration = .seconds(3)
+    ///
+    /// A computed constant, not a stored one: every `send` that takes the default reads
+    /// it, and a stored static is read through its lazy initializer's accessor.
+    @inlinable public static var defaultCommandTimeout: Duration { .seconds(3) }
 
     let loop: HostLoop
     /// The transport the user named, for messages.

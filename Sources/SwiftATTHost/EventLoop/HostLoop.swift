@@ -64,6 +64,7 @@ final class HostLoop: Sendable {
 
     /// Sends `packet` from the loop thread; `waiter` (a task) gets its answer, or why
     /// the host could not send it.
+    @inline(__always)
     func submit(_ packet: consuming HCICommandPacket, timeout: Duration, waiter: consuming CommandWaiter) {
         runner.send(packet, timeout: timeout, waiter: waiter, forHost: slot)
     }

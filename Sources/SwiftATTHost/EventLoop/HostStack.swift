@@ -158,6 +158,7 @@ final class HostStack {
     }
 
     /// One packet, up the floors.
+    @inline(__always)
     private func deliver(_ packet: HCIPacket) {
         switch hci.receive(packet) {
         case .handled:

@@ -154,6 +154,7 @@ final class LoopRunner: Sendable {
     /// written at once (`LoopOwnWork.commandsGoDirect`): in the order it would have
     /// been, without a trip through the queue and a round of the loop. Otherwise it is
     /// queued as other work is.
+    @inline(__always)
     func send(_ packet: consuming HCICommandPacket, timeout: Duration, waiter: consuming CommandWaiter, forHost slot: Int) {
         if onLoopThread, let stack = own.pointee.directStack(forHost: slot), !mayHoldItems.load(ordering: .acquiring) {
             // Moved into the closure through optionals, as `append` moves its item.
@@ -268,9 +269,19 @@ final class LoopRunner: Sendable {
 
     /// Runs the tasks the loop thread handed itself, then what the queue holds now (not
     /// what running either adds); false if there was nothing.
+    ///
+    /// Its look for nothing to run is inlined into the turn, which asks three times a
+    /// round trip and finds nothing in two of them.
     @discardableResult
+    @inline(__always)
     private func runQueue(_ ready: inout MoveQueue<Item>, _ readyJobs: inout MoveQueue<UnownedJob>,
                           hosts: inout Hosts, executor: UnownedTaskExecutor) -> Bool {
+        guard !own.pointee.jobs.isEmpty || mayHoldItems.load(ordering: .acquiring) else { return false }
+        return runQueueItems(&ready, &readyJobs, hosts: &hosts, executor: executor)
+    }
+
+    private func runQueueItems(_ ready: inout MoveQueue<Item>, _ readyJobs: inout MoveQueue<UnownedJob>,
+                               hosts: inout Hosts, executor: UnownedTaskExecutor) -> Bool {
         let ranOwn = runOwnJobs(&readyJobs, executor: executor)
         // Nothing appended since the queue was last taken: no lock. An item being
         // appended now is taken next round, or its wake-up ends the next `poll(2)`.
@@ -367,6 +378,7 @@ final class LoopRunner: Sendable {
 
         /// The earliest deadline of any host, found without allocating (every turn the
         /// loop may block), each host's noted in its `deadlineBeforeWaiting`.
+        @inline(__always)
         func lookAtDeadlines() -> MonotonicInstant? {
             var earliest: MonotonicInstant?
             forEachStack { _, stack in
@@ -381,6 +393,7 @@ final class LoopRunner: Sendable {
         /// Asks each transport that hands packets over in memory whether some already
         /// wait (`HCITransport.prepareToWait`), and notes the answer in its record.
         /// True if any does: the loop then polls without blocking.
+        @inline(__always)
         mutating func askTransportsBeforeWaiting() -> Bool {
             guard anyHandsOverInMemory else { return false }
             var any = false

@@ -103,6 +103,7 @@ final class HCIConversation {
     /// The packet and the waiter are handed over, not copied, all the way from
     /// `Controller.send` to the command flow and the transport: each copy retained its
     /// payload and the caller's end released it again (callgrind, a round trip).
+    @inline(__always)
     func send(_ packet: consuming HCICommandPacket, timeout: Duration, waiter: consuming CommandWaiter) {
         guard isRunning else { return waiter.settle(.failure(stopReason ?? .closed)) }
         if let packet = commands.admit(packet, token: waiter, timeout: timeout, now: now) { write(packet) }
@@ -180,6 +181,7 @@ final class HCIConversation {
         for packet in packets { write(packet) }
     }
 
+    @inline(__always)
     private func write(_ packet: HCICommandPacket) {
         // ACL queued earlier in this turn goes first, as it was asked for first.
         if hasQueuedACL { flushACL() }
@@ -247,6 +249,7 @@ final class HCIConversation {
         }
     }
 
+    @inline(__always)
     private func receiveEvent(_ packet: HCIPacket) -> Inbound {
         // An event that leaves the loop — any but a command's answer, while
         // `Controller.events()` has listeners — is decoded from a compact copy, so that
@@ -275,6 +278,7 @@ final class HCIConversation {
     /// `HCIEvent` (an enum of every event, copied and destroyed through its value
     /// witnesses: some 300 instructions of a round trip), where it lies. One answer
     /// settles one command: no array unless its credits free commands that wait.
+    @inline(__always)
     private func receiveAnswer(_ packet: HCIPacket) -> Inbound {
         do throws(HCIDecodingError) {
             let bytes = packet.bytes
