@@ -16,8 +16,14 @@ final class ResourceWatch: Sendable {
         /// it tells live memory from the allocator keeping freed pages.
         var heapKiB = Int(heap_probe_bytes_in_use() / 1024)
 
+        /// One sample at a time: taking one opens /proc files, and `finish()`'s end
+        /// sample could run beside the once-a-second sampler it has just cancelled and
+        /// count that one's open descriptor (a CI soak read 13 for 12 at exactly 30 s,
+        /// in both the sampler's line and the end sample).
+        private static let sampling = Mutex(())
+
         static func now() -> Sample {
-            Sample(rssKiB: ProcessFigures.residentKiB(), fds: ProcessFigures.openDescriptors())
+            sampling.withLock { _ in Sample(rssKiB: ProcessFigures.residentKiB(), fds: ProcessFigures.openDescriptors()) }
         }
     }
 
